@@ -1,0 +1,181 @@
+//! Canonical JSON text: exactly what Python's `json.dumps(value, allow_nan=False)` writes.
+//!
+//! Separators `", "` and `": "`, keys in insertion order, `ensure_ascii` escapes, and floats in
+//! Python's `repr` form. The result store keeps this text verbatim, measures it against its caps and
+//! serves it as the MCP resource, so a payload saved from Rust and one saved from a snippet look alike.
+
+use std::fmt::Write as _;
+
+/// Serialises a JSON value the way Python's `json.dumps` does.
+///
+/// ```
+/// let v = serde_json::json!({"b": [1, 2.5, "é"], "a": null});
+/// assert_eq!(toolplane::canonical::to_canonical_json(&v), r#"{"b": [1, 2.5, "\u00e9"], "a": null}"#);
+/// ```
+pub fn to_canonical_json(value: &serde_json::Value) -> String {
+    let mut out = String::new();
+    write_value(&mut out, value);
+    out
+}
+
+fn write_value(out: &mut String, value: &serde_json::Value) {
+    use serde_json::Value;
+    match value {
+        Value::Null => out.push_str("null"),
+        Value::Bool(b) => out.push_str(if *b { "true" } else { "false" }),
+        Value::Number(n) => match (n.as_i64(), n.as_u64(), n.as_f64()) {
+            (Some(i), _, _) => {
+                let _ = write!(out, "{i}");
+            }
+            (_, Some(u), _) => {
+                let _ = write!(out, "{u}");
+            }
+            (_, _, Some(f)) => out.push_str(&py_float_repr(f)),
+            _ => out.push_str("null"),
+        },
+        Value::String(s) => write_str(out, s.chars().map(u32::from)),
+        Value::Array(items) => {
+            out.push('[');
+            for (i, item) in items.iter().enumerate() {
+                if i > 0 {
+                    out.push_str(", ");
+                }
+                write_value(out, item);
+            }
+            out.push(']');
+        }
+        Value::Object(map) => {
+            out.push('{');
+            for (i, (k, v)) in map.iter().enumerate() {
+                if i > 0 {
+                    out.push_str(", ");
+                }
+                write_str(out, k.chars().map(u32::from));
+                out.push_str(": ");
+                write_value(out, v);
+            }
+            out.push('}');
+        }
+    }
+}
+
+/// Writes a JSON string literal with Python's `ensure_ascii=True` escapes, from code points (which may
+/// include lone surrogates, as Python strings can).
+pub fn write_str(out: &mut String, code_points: impl Iterator<Item = u32>) {
+    out.push('"');
+    for cp in code_points {
+        match cp {
+            0x22 => out.push_str("\\\""),
+            0x5c => out.push_str("\\\\"),
+            0x0a => out.push_str("\\n"),
+            0x0d => out.push_str("\\r"),
+            0x09 => out.push_str("\\t"),
+            0x08 => out.push_str("\\b"),
+            0x0c => out.push_str("\\f"),
+            0x20..=0x7e => out.push(cp as u8 as char),
+            0x10000.. => {
+                let v = cp - 0x10000;
+                let _ = write!(out, "\\u{:04x}\\u{:04x}", 0xd800 + (v >> 10), 0xdc00 + (v & 0x3ff));
+            }
+            _ => {
+                let _ = write!(out, "\\u{cp:04x}");
+            }
+        }
+    }
+    out.push('"');
+}
+
+/// Python's `repr(float)` for a finite float: the shortest digits that round-trip, in fixed notation
+/// when the decimal exponent is in `-5 < e < 16`, otherwise as `1.5e+16` / `1e-05`.
+///
+/// ```
+/// use toolplane::canonical::py_float_repr;
+/// assert_eq!(py_float_repr(1.0), "1.0");
+/// assert_eq!(py_float_repr(1e16), "1e+16");
+/// assert_eq!(py_float_repr(0.00001), "1e-05");
+/// assert_eq!(py_float_repr(123.456), "123.456");
+/// ```
+pub fn py_float_repr(f: f64) -> String {
+    if f.is_nan() {
+        return "NaN".into();
+    }
+    if f.is_infinite() {
+        return if f > 0.0 { "Infinity".into() } else { "-Infinity".into() };
+    }
+    let sci = format!("{f:e}");
+    let (mantissa, exp) = sci.split_once('e').unwrap_or((&sci, "0"));
+    let exp: i32 = exp.parse().unwrap_or(0);
+    let (sign, mantissa) = match mantissa.strip_prefix('-') {
+        Some(m) => ("-", m),
+        None => ("", mantissa),
+    };
+    let digits: String = mantissa.chars().filter(|c| *c != '.').collect();
+    let mut out = String::from(sign);
+    if (-5 < exp) && (exp < 16) {
+        if exp < 0 {
+            out.push_str("0.");
+            out.extend(std::iter::repeat_n('0', (-exp - 1) as usize));
+            out.push_str(&digits);
+        } else {
+            let int_len = exp as usize + 1;
+            if digits.len() <= int_len {
+                out.push_str(&digits);
+                out.extend(std::iter::repeat_n('0', int_len - digits.len()));
+                out.push_str(".0");
+            } else {
+                out.push_str(&digits[..int_len]);
+                out.push('.');
+                out.push_str(&digits[int_len..]);
+            }
+        }
+    } else {
+        out.push_str(&digits[..1]);
+        if digits.len() > 1 {
+            out.push('.');
+            out.push_str(&digits[1..]);
+        }
+        let _ = write!(out, "e{}{:02}", if exp < 0 { '-' } else { '+' }, exp.abs());
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn floats_match_python_repr() {
+        for (f, want) in [
+            (0.0, "0.0"),
+            (-0.0, "-0.0"),
+            (0.1, "0.1"),
+            (1.5, "1.5"),
+            (100.0, "100.0"),
+            (0.0001, "0.0001"),
+            (0.00012, "0.00012"),
+            (1e-5, "1e-05"),
+            (1.5e-7, "1.5e-07"),
+            (9999999999999998.0, "9999999999999998.0"),
+            (1e16, "1e+16"),
+            (1.2345e22, "1.2345e+22"),
+            (1e100, "1e+100"),
+            (-2.5e-300, "-2.5e-300"),
+            (123456789.125, "123456789.125"),
+        ] {
+            assert_eq!(py_float_repr(f), want, "repr of {f}");
+        }
+    }
+
+    #[test]
+    fn strings_are_ascii_escaped() {
+        let mut out = String::new();
+        write_str(&mut out, "a\"\\\n\u{1}\u{7f}é😀".chars().map(u32::from));
+        assert_eq!(out, r#""a\"\\\n\u0001\u007f\u00e9\ud83d\ude00""#);
+    }
+
+    #[test]
+    fn values_use_python_separators() {
+        let v = serde_json::json!({"a": [1, -2, 3.0, true, null], "b": {}});
+        assert_eq!(to_canonical_json(&v), r#"{"a": [1, -2, 3.0, true, null], "b": {}}"#);
+    }
+}

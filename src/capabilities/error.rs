@@ -1,0 +1,94 @@
+//! Host errors and the builtin exception each one becomes inside the sandbox.
+
+use std::fmt;
+
+/// The Python builtin a host error is raised as in the snippet, so `except ValueError:` works for every
+/// store error, `except PermissionError:` for policy, and `except LookupError:` for unknown capabilities.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+pub enum BuiltinBase {
+    /// `ValueError`: store errors (unknown handle, caps, non-JSON values).
+    ValueError,
+    /// `PermissionError`: policy refusals.
+    PermissionError,
+    /// `LookupError`: unknown capability names.
+    LookupError,
+    /// `TypeError`: bad argument shapes.
+    TypeError,
+    /// `TimeoutError`: a host-side deadline.
+    TimeoutError,
+    /// `MemoryError`: a host-side memory cap.
+    MemoryError,
+    /// `RuntimeError`: anything else, including a host tool that panicked.
+    RuntimeError,
+}
+
+impl BuiltinBase {
+    /// The Python name of the builtin, e.g. `"ValueError"`.
+    ///
+    /// ```
+    /// assert_eq!(toolplane::BuiltinBase::LookupError.python_name(), "LookupError");
+    /// ```
+    pub fn python_name(self) -> &'static str {
+        match self {
+            Self::ValueError => "ValueError",
+            Self::PermissionError => "PermissionError",
+            Self::LookupError => "LookupError",
+            Self::TypeError => "TypeError",
+            Self::TimeoutError => "TimeoutError",
+            Self::MemoryError => "MemoryError",
+            Self::RuntimeError => "RuntimeError",
+        }
+    }
+}
+
+/// An error raised by the host in answer to a call from the sandbox.
+///
+/// It carries the builtin it is raised as and the message the snippet sees; host tracebacks never cross.
+///
+/// ```
+/// use toolplane::{BuiltinBase, HostError};
+/// let err = HostError::value("unknown or expired result handle: 'res_x'");
+/// assert_eq!(err.base, BuiltinBase::ValueError);
+/// ```
+#[derive(Debug, Clone, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+pub struct HostError {
+    /// The builtin exception class raised in the snippet.
+    pub base: BuiltinBase,
+    /// The exception's message.
+    pub message: String,
+}
+
+impl HostError {
+    /// An error of the given builtin base.
+    pub fn new(base: BuiltinBase, message: impl Into<String>) -> Self {
+        Self { base, message: message.into() }
+    }
+    /// A `ValueError`.
+    pub fn value(message: impl Into<String>) -> Self {
+        Self::new(BuiltinBase::ValueError, message)
+    }
+    /// A `PermissionError`.
+    pub fn permission(message: impl Into<String>) -> Self {
+        Self::new(BuiltinBase::PermissionError, message)
+    }
+    /// A `LookupError`.
+    pub fn lookup(message: impl Into<String>) -> Self {
+        Self::new(BuiltinBase::LookupError, message)
+    }
+    /// A `TypeError`.
+    pub fn type_error(message: impl Into<String>) -> Self {
+        Self::new(BuiltinBase::TypeError, message)
+    }
+    /// A `RuntimeError`.
+    pub fn runtime(message: impl Into<String>) -> Self {
+        Self::new(BuiltinBase::RuntimeError, message)
+    }
+}
+
+impl fmt::Display for HostError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{}: {}", self.base.python_name(), self.message)
+    }
+}
+
+impl std::error::Error for HostError {}

@@ -1,0 +1,13 @@
+//! Capabilities: the registry of host functions, the bridge that dispatches every call from a snippet,
+//! and the errors that cross back as Python builtins.
+
+mod bridge;
+mod error;
+mod registry;
+
+pub use bridge::Bridge;
+pub use error::{BuiltinBase, HostError};
+pub use registry::{
+    ARTIFACTS_LOAD, ARTIFACTS_SAVE, Capability, RESULTS_LOAD, RESULTS_SAVE, Registry, RegistryError, ToolHandler,
+    is_identifier, unknown_capability,
+};

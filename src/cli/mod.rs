@@ -1,0 +1,234 @@
+//! The `toolplane` command line: a thin shell over [`crate::Toolplane`].
+
+use std::io::Write as _;
+use std::path::{Path, PathBuf};
+use std::process::ExitCode;
+
+use clap::{Parser, Subcommand};
+
+use crate::{Config, Toolplane};
+
+/// Exit status: a snippet raised.
+const EXIT_SNIPPET_FAILED: u8 = 1;
+/// Exit status: bad usage, bad config, missing file.
+const EXIT_USAGE: u8 = 2;
+
+#[derive(Parser, Debug)]
+#[command(name = "toolplane", version, about = "Run AI-written Python snippets in a sandbox whose only door is the host's externals.")]
+struct Cli {
+    #[command(subcommand)]
+    command: Command,
+}
+
+#[derive(Subcommand, Debug)]
+enum Command {
+    /// Run snippet files in order, in one runtime (handles saved by one load in the next).
+    Run(RunArgs),
+    /// Write a starter toolplane.toml.
+    Init {
+        /// Where to write it.
+        #[arg(long, default_value = "toolplane.toml")]
+        config: PathBuf,
+        /// Overwrite an existing file.
+        #[arg(long)]
+        force: bool,
+    },
+    /// Validate a config file.
+    Config {
+        #[command(subcommand)]
+        command: ConfigCommand,
+    },
+}
+
+#[derive(Subcommand, Debug)]
+enum ConfigCommand {
+    /// Parse and validate the config, then print what it sets.
+    Check {
+        /// The config file (default: ./toolplane.toml when present, else the defaults).
+        #[arg(long)]
+        config: Option<PathBuf>,
+    },
+}
+
+#[derive(clap::Args, Debug)]
+struct RunArgs {
+    /// The config file (default: ./toolplane.toml when present, else the defaults).
+    #[arg(long)]
+    config: Option<PathBuf>,
+    /// A global for every snippet, as NAME=JSON (repeatable).
+    #[arg(long = "input", value_name = "NAME=JSON")]
+    inputs: Vec<String>,
+    /// Print one ExecutionResult JSON object per file, one per line, and nothing else on stdout.
+    #[arg(long)]
+    json: bool,
+    /// Run the files in one persistent session (variables survive between files).
+    #[arg(long)]
+    session: bool,
+    /// Wall-clock limit per run in seconds (overrides [limits] timeout_seconds).
+    #[arg(long, value_name = "SECONDS")]
+    timeout: Option<f64>,
+    /// Snippet files, run in order.
+    #[arg(required = true, value_name = "FILE")]
+    files: Vec<PathBuf>,
+}
+
+/// A failure the CLI reports as `toolplane: …` with exit status 2.
+struct UsageError(String);
+
+impl<T: std::fmt::Display> From<T> for UsageError {
+    fn from(e: T) -> Self {
+        Self(e.to_string())
+    }
+}
+
+/// Entry point of the `toolplane` binary.
+pub fn main() -> ExitCode {
+    std::panic::set_hook(Box::new(|info| {
+        let what = info
+            .payload()
+            .downcast_ref::<&str>()
+            .map(|s| s.to_string())
+            .or_else(|| info.payload().downcast_ref::<String>().cloned())
+            .unwrap_or_default();
+        let _ = writeln!(std::io::stderr(), "toolplane: internal error: {what} (this is a bug; please report it)");
+    }));
+    let cli = match Cli::try_parse() {
+        Ok(cli) => cli,
+        Err(e) => {
+            let _ = e.print();
+            return ExitCode::from(if e.use_stderr() { EXIT_USAGE } else { 0 });
+        }
+    };
+    let outcome = match cli.command {
+        Command::Run(args) => run(args),
+        Command::Init { config, force } => init(&config, force),
+        Command::Config { command: ConfigCommand::Check { config } } => config_check(config.as_deref()),
+    };
+    match outcome {
+        Ok(code) => code,
+        Err(UsageError(message)) => {
+            let _ = writeln!(std::io::stderr(), "toolplane: {message}");
+            ExitCode::from(EXIT_USAGE)
+        }
+    }
+}
+
+/// The config of a command: `--config PATH`, else `./toolplane.toml` when present, else the defaults.
+fn load_config(path: Option<&Path>) -> Result<(Config, Option<PathBuf>), UsageError> {
+    match path {
+        Some(path) => Ok((Config::load(path)?, Some(path.to_path_buf()))),
+        None => {
+            let local = PathBuf::from("toolplane.toml");
+            if local.is_file() { Ok((Config::load(&local)?, Some(local))) } else { Ok((Config::default(), None)) }
+        }
+    }
+}
+
+fn parse_input(raw: &str) -> Result<(String, serde_json::Value), UsageError> {
+    let (name, json) = raw
+        .split_once('=')
+        .ok_or_else(|| UsageError(format!("--input expects NAME=JSON, got {raw:?}")))?;
+    if !crate::capabilities::is_identifier(name) {
+        return Err(UsageError(format!("--input name {name:?} is not a Python identifier")));
+    }
+    let value = serde_json::from_str(json).map_err(|e| UsageError(format!("--input {name}: invalid JSON ({e})")))?;
+    Ok((name.to_string(), value))
+}
+
+fn read_snippet(path: &Path) -> Result<String, UsageError> {
+    let bytes = std::fs::read(path).map_err(|e| UsageError(format!("cannot read {}: {e}", path.display())))?;
+    String::from_utf8(bytes).map_err(|e| {
+        UsageError(format!("{} is not valid UTF-8 (byte {}); snippets are UTF-8 Python source", path.display(), e.utf8_error().valid_up_to()))
+    })
+}
+
+fn run(args: RunArgs) -> Result<ExitCode, UsageError> {
+    let (config, _) = load_config(args.config.as_deref())?;
+    if args.session {
+        return Err(UsageError(
+            "--session is not available yet in this build: each file runs in a fresh VM (handles saved with \
+             save_result still carry over between files)"
+                .into(),
+        ));
+    }
+    let mut inputs = serde_json::Map::new();
+    for raw in &args.inputs {
+        let (name, value) = parse_input(raw)?;
+        inputs.insert(name, value);
+    }
+    let snippets = args.files.iter().map(|f| read_snippet(f)).collect::<Result<Vec<_>, _>>()?;
+    let mut runtime = Toolplane::new(config);
+    if let Some(seconds) = args.timeout {
+        if !(seconds.is_finite() && seconds > 0.0 && seconds <= 86_400.0) {
+            return Err(UsageError(format!("--timeout must be a number of seconds in (0, 86400], got {seconds}")));
+        }
+        runtime.set_timeout(seconds);
+    }
+    let mut failed = false;
+    let stdout = std::io::stdout();
+    for code in &snippets {
+        let result = runtime.execute(code, Some(inputs.clone()))?;
+        failed |= !result.ok();
+        let mut out = stdout.lock();
+        let written = if args.json {
+            writeln!(out, "{}", serde_json::to_string(&result).unwrap_or_default())
+        } else {
+            let mut err = std::io::stderr().lock();
+            let _ = err.write_all(result.stderr.as_bytes());
+            let written = out.write_all(result.stdout.as_bytes()).and_then(|()| match &result.error {
+                None => writeln!(out, "{}", serde_json::to_string_pretty(&result.value).unwrap_or_default()),
+                Some(_) => Ok(()),
+            });
+            if let Some(error) = &result.error {
+                let _ = out.flush();
+                let _ = writeln!(err, "toolplane: {}: {}", error.error_type, error.message);
+            }
+            written
+        };
+        if written.and_then(|()| out.flush()).is_err() {
+            // stdout was closed under us (e.g. piped into `head`): stop quietly.
+            return Ok(ExitCode::from(EXIT_USAGE));
+        }
+    }
+    Ok(ExitCode::from(if failed { EXIT_SNIPPET_FAILED } else { 0 }))
+}
+
+fn init(path: &Path, force: bool) -> Result<ExitCode, UsageError> {
+    if path.exists() && !force {
+        return Err(UsageError(format!("{} already exists (use --force to overwrite)", path.display())));
+    }
+    std::fs::write(path, Config::starter_toml()).map_err(|e| UsageError(format!("cannot write {}: {e}", path.display())))?;
+    println!("Wrote {}", path.display());
+    Ok(ExitCode::SUCCESS)
+}
+
+fn config_check(path: Option<&Path>) -> Result<ExitCode, UsageError> {
+    let (config, used) = load_config(path)?;
+    let on_off = |b: bool| if b { "enabled" } else { "disabled" };
+    println!("config: {}", used.map_or("(none: defaults)".to_string(), |p| p.display().to_string()));
+    println!("backend: rustpython{}", if config.toolplane.default_backend == "monty" { " (configured as 'monty')" } else { "" });
+    println!(
+        "results: {} (max {} entries, {} bytes total, {} bytes each, ttl {}s)",
+        on_off(config.results.enabled),
+        config.results.max_entries,
+        config.results.max_total_bytes,
+        config.results.max_entry_bytes,
+        config.results.ttl_seconds
+    );
+    println!(
+        "artifacts: {} (max {} entries, {} bytes total, {} bytes each, ttl {}s)",
+        on_off(config.artifacts.enabled),
+        config.artifacts.max_entries,
+        config.artifacts.max_total_bytes,
+        config.artifacts.max_entry_bytes,
+        config.artifacts.ttl_seconds
+    );
+    println!("session: {} (max {} MiB)", on_off(config.session.enabled), config.session.max_memory_mb);
+    println!(
+        "limits: timeout {}s, memory {} MiB, output {} bytes, recursion {}",
+        config.limits.timeout_seconds, config.limits.max_memory_mb, config.limits.max_output_bytes, config.limits.max_recursion_depth
+    );
+    println!("cli: {}", config.cli.mode);
+    println!("ok");
+    Ok(ExitCode::SUCCESS)
+}

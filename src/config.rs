@@ -1,0 +1,391 @@
+//! `toolplane.toml`: the tables of the Python original plus `[limits]`, with defaults and validation.
+//!
+//! Unknown tables and keys are errors that name them; so are values out of range. A config written by
+//! the Python original's `toolplane init` loads (`default_backend = "monty"` names our sandbox).
+
+use std::path::Path;
+
+use serde::{Deserialize, Serialize};
+
+/// A config error, with a one-line message that names the key at fault.
+#[derive(Debug, thiserror::Error)]
+#[error("{0}")]
+pub struct ConfigError(pub String);
+
+/// The whole `toolplane.toml`.
+///
+/// ```
+/// let cfg = toolplane::Config::from_toml_str("[results]\nmax_entries = 3\n").unwrap();
+/// assert_eq!(cfg.results.max_entries, 3);
+/// assert_eq!(cfg.limits.timeout_seconds, 30.0);
+/// ```
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, Default)]
+#[serde(default, deny_unknown_fields)]
+pub struct Config {
+    /// `[toolplane]`
+    pub toolplane: ToolplaneConfig,
+    /// `[results]`
+    pub results: ResultsConfig,
+    /// `[artifacts]`
+    pub artifacts: ArtifactsConfig,
+    /// `[session]`
+    pub session: SessionConfig,
+    /// `[cli]`
+    pub cli: CliConfig,
+    /// `[limits]`
+    pub limits: LimitsConfig,
+}
+
+/// `[toolplane]`: which backend runs snippets.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(default, deny_unknown_fields)]
+pub struct ToolplaneConfig {
+    /// `"rustpython"` (ours); `"monty"` is accepted as a name for it, so the Python original's configs load.
+    pub default_backend: String,
+}
+
+impl Default for ToolplaneConfig {
+    fn default() -> Self {
+        Self { default_backend: "rustpython".into() }
+    }
+}
+
+/// `[results]`: the result store's switch and caps.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(default, deny_unknown_fields)]
+pub struct ResultsConfig {
+    /// Whether the store is on (default true).
+    pub enabled: bool,
+    /// Most entries at once (64).
+    pub max_entries: usize,
+    /// Most bytes over all entries (32 MiB).
+    pub max_total_bytes: usize,
+    /// Most bytes in one entry, label included (8 MiB).
+    pub max_entry_bytes: usize,
+    /// Seconds an entry lives after its save (3600).
+    pub ttl_seconds: f64,
+}
+
+impl Default for ResultsConfig {
+    fn default() -> Self {
+        Self { enabled: true, max_entries: 64, max_total_bytes: 32 << 20, max_entry_bytes: 8 << 20, ttl_seconds: 3600.0 }
+    }
+}
+
+/// `[artifacts]`: the artifact store's switch and caps.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(default, deny_unknown_fields)]
+pub struct ArtifactsConfig {
+    /// Whether the store is on (default true).
+    pub enabled: bool,
+    /// Most artifacts at once (32).
+    pub max_entries: usize,
+    /// Most bytes over all artifacts (256 MiB).
+    pub max_total_bytes: usize,
+    /// Most bytes in one artifact (64 MiB).
+    pub max_entry_bytes: usize,
+    /// Seconds an artifact lives after its save (3600).
+    pub ttl_seconds: f64,
+}
+
+impl Default for ArtifactsConfig {
+    fn default() -> Self {
+        Self { enabled: true, max_entries: 32, max_total_bytes: 256 << 20, max_entry_bytes: 64 << 20, ttl_seconds: 3600.0 }
+    }
+}
+
+/// `[session]`: persistent sessions (used by `serve mcp`; `toolplane run` takes `--session`).
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(default, deny_unknown_fields)]
+pub struct SessionConfig {
+    /// Whether the MCP server keeps one session (default true).
+    pub enabled: bool,
+    /// The session's cumulative memory cap in MiB (512).
+    pub max_memory_mb: usize,
+}
+
+impl Default for SessionConfig {
+    fn default() -> Self {
+        Self { enabled: true, max_memory_mb: 512 }
+    }
+}
+
+/// `[cli]`: host binaries. Toolplane (Rust) runs none, so only `mode = "disabled"` is accepted.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(default, deny_unknown_fields)]
+pub struct CliConfig {
+    /// Must be `"disabled"`.
+    pub mode: String,
+    /// Must be empty.
+    pub allow: Vec<String>,
+}
+
+impl Default for CliConfig {
+    fn default() -> Self {
+        Self { mode: "disabled".into(), allow: Vec::new() }
+    }
+}
+
+/// `[limits]`: what ends a run.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(default, deny_unknown_fields)]
+pub struct LimitsConfig {
+    /// Wall-clock seconds a run may take (30).
+    pub timeout_seconds: f64,
+    /// MiB a run may allocate (512).
+    pub max_memory_mb: usize,
+    /// Bytes of captured stdout + stderr per run (10 MiB).
+    pub max_output_bytes: usize,
+    /// Python call depth (1000).
+    pub max_recursion_depth: usize,
+}
+
+impl Default for LimitsConfig {
+    fn default() -> Self {
+        Self { timeout_seconds: 30.0, max_memory_mb: 512, max_output_bytes: 10 << 20, max_recursion_depth: 1000 }
+    }
+}
+
+const KNOWN_KEYS: &[(&str, &[&str])] = &[
+    ("toolplane", &["default_backend"]),
+    ("results", &["enabled", "max_entries", "max_total_bytes", "max_entry_bytes", "ttl_seconds"]),
+    ("artifacts", &["enabled", "max_entries", "max_total_bytes", "max_entry_bytes", "ttl_seconds"]),
+    ("session", &["enabled", "max_memory_mb"]),
+    ("cli", &["mode", "allow"]),
+    ("limits", &["timeout_seconds", "max_memory_mb", "max_output_bytes", "max_recursion_depth"]),
+];
+
+/// Tables of the Python original that this port does not support yet.
+const UNSUPPORTED_TABLES: &[(&str, &str)] = &[
+    ("mcp", "proxying MCP servers ([mcp.servers.*]) is not supported yet"),
+    ("audit", "the audit log ([audit]) is not supported yet"),
+    ("hybrid", "hybrid re-export ([hybrid]) is not supported yet"),
+];
+
+/// The backend names this build accepts in `[toolplane] default_backend`.
+pub const BACKEND_NAMES: &[&str] = &["rustpython", "monty"];
+
+impl Config {
+    /// Parses and validates TOML text.
+    pub fn from_toml_str(text: &str) -> Result<Self, ConfigError> {
+        let table: toml::Table = text.parse().map_err(|e: toml::de::Error| ConfigError(one_line_toml_error(text, &e)))?;
+        for (key, value) in &table {
+            if let Some((_, why)) = UNSUPPORTED_TABLES.iter().find(|(t, _)| t == key) {
+                return Err(ConfigError(format!("[{key}]: {why} in toolplane (Rust); remove the table")));
+            }
+            let Some((_, keys)) = KNOWN_KEYS.iter().find(|(t, _)| t == key) else {
+                let tables: Vec<_> = KNOWN_KEYS.iter().map(|(t, _)| format!("[{t}]")).collect();
+                return Err(ConfigError(format!("unknown table or key '{key}' (known tables: {})", tables.join(", "))));
+            };
+            let toml::Value::Table(inner) = value else {
+                return Err(ConfigError(format!("'{key}' must be a table ([{key}])")));
+            };
+            for k in inner.keys() {
+                if !keys.contains(&k.as_str()) {
+                    return Err(ConfigError(format!("unknown key '{key}.{k}' (known keys in [{key}]: {})", keys.join(", "))));
+                }
+            }
+        }
+        let config: Config =
+            Config::deserialize(toml::Value::Table(table)).map_err(|e| ConfigError(one_line_value_error(&e)))?;
+        config.validate()?;
+        Ok(config)
+    }
+
+    /// Reads, parses and validates a config file.
+    pub fn load(path: &Path) -> Result<Self, ConfigError> {
+        let text = std::fs::read(path).map_err(|e| ConfigError(format!("cannot read config {}: {e}", path.display())))?;
+        let text = String::from_utf8(text)
+            .map_err(|_| ConfigError(format!("config {} is not valid UTF-8", path.display())))?;
+        Self::from_toml_str(&text).map_err(|e| ConfigError(format!("invalid config {}: {}", path.display(), e.0)))
+    }
+
+    /// Checks every value range and the keys this port does not support.
+    pub fn validate(&self) -> Result<(), ConfigError> {
+        let backend = self.toolplane.default_backend.as_str();
+        match backend {
+            "rustpython" | "monty" => {}
+            "local_unsafe" | "pyodide-deno" | "pyodide" => {
+                return Err(ConfigError(format!(
+                    "toolplane.default_backend = '{backend}' is not supported: toolplane (Rust) runs snippets only in its \
+                     sandboxed RustPython backend; use 'rustpython' (or 'monty', accepted as its name)"
+                )));
+            }
+            other => {
+                return Err(ConfigError(format!(
+                    "toolplane.default_backend: unknown backend '{other}' (valid: {})",
+                    BACKEND_NAMES.join(", ")
+                )));
+            }
+        }
+        match self.cli.mode.as_str() {
+            "disabled" => {
+                if !self.cli.allow.is_empty() {
+                    return Err(ConfigError("cli.allow must be empty when cli.mode is 'disabled'".into()));
+                }
+            }
+            "allowlist" | "ambient" => {
+                return Err(ConfigError(format!(
+                    "cli.mode = '{}' is not supported: toolplane (Rust) does not run host binaries; use 'disabled'",
+                    self.cli.mode
+                )));
+            }
+            other => {
+                return Err(ConfigError(format!("cli.mode: unknown mode '{other}' (valid: disabled, allowlist, ambient)")));
+            }
+        }
+        let positive = [
+            ("results.max_entries", self.results.max_entries),
+            ("results.max_total_bytes", self.results.max_total_bytes),
+            ("results.max_entry_bytes", self.results.max_entry_bytes),
+            ("artifacts.max_entries", self.artifacts.max_entries),
+            ("artifacts.max_total_bytes", self.artifacts.max_total_bytes),
+            ("artifacts.max_entry_bytes", self.artifacts.max_entry_bytes),
+            ("session.max_memory_mb", self.session.max_memory_mb),
+            ("limits.max_memory_mb", self.limits.max_memory_mb),
+            ("limits.max_output_bytes", self.limits.max_output_bytes),
+            ("limits.max_recursion_depth", self.limits.max_recursion_depth),
+        ];
+        for (key, value) in positive {
+            if value == 0 {
+                return Err(ConfigError(format!("{key} must be greater than 0")));
+            }
+        }
+        let seconds = [
+            ("results.ttl_seconds", self.results.ttl_seconds),
+            ("artifacts.ttl_seconds", self.artifacts.ttl_seconds),
+            ("limits.timeout_seconds", self.limits.timeout_seconds),
+        ];
+        for (key, value) in seconds {
+            if !(value.is_finite() && value > 0.0) {
+                return Err(ConfigError(format!("{key} must be a positive number of seconds, got {value}")));
+            }
+        }
+        if self.limits.timeout_seconds > 86_400.0 {
+            return Err(ConfigError("limits.timeout_seconds must be at most 86400 (one day)".into()));
+        }
+        if self.limits.max_recursion_depth > 100_000 {
+            return Err(ConfigError("limits.max_recursion_depth must be at most 100000".into()));
+        }
+        Ok(())
+    }
+
+    /// The starter file `toolplane init` writes.
+    pub fn starter_toml() -> &'static str {
+        STARTER_TOML
+    }
+}
+
+fn one_line_toml_error(text: &str, e: &toml::de::Error) -> String {
+    let message = e.message().trim().replace('\n', " ");
+    match e.span() {
+        Some(span) => {
+            let line = text[..span.start.min(text.len())].matches('\n').count() + 1;
+            format!("line {line}: {message}")
+        }
+        None => message,
+    }
+}
+
+fn one_line_value_error(e: &toml::de::Error) -> String {
+    // Deserialising from a Value has no spans; toml names the key path in the message.
+    e.to_string().trim().replace('\n', " ")
+}
+
+const STARTER_TOML: &str = r#"# toolplane.toml: written by `toolplane init`. Every key is optional; the values shown are the defaults.
+
+[toolplane]
+default_backend = "rustpython"   # the sandboxed RustPython VM ("monty" is accepted as its name)
+
+[results]                        # the result store: JSON values, in memory, for this process only
+enabled = true
+max_entries = 64
+max_total_bytes = 33554432       # 32 MiB
+max_entry_bytes = 8388608        # 8 MiB
+ttl_seconds = 3600
+
+[artifacts]                      # the artifact store: bytes in a private temp dir, removed at exit
+enabled = true
+max_entries = 32
+max_total_bytes = 268435456      # 256 MiB
+max_entry_bytes = 67108864       # 64 MiB
+ttl_seconds = 3600
+
+[session]                        # persistent sessions (serve mcp; `toolplane run --session`)
+enabled = true
+max_memory_mb = 512
+
+[cli]
+mode = "disabled"                # toolplane (Rust) runs no host binaries
+
+[limits]                         # what ends a run (with a Python exception; the host carries on)
+timeout_seconds = 30
+max_memory_mb = 512
+max_output_bytes = 10485760      # 10 MiB of stdout + stderr
+max_recursion_depth = 1000
+"#;
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn starter_round_trips_to_defaults() {
+        assert_eq!(Config::from_toml_str(STARTER_TOML).unwrap(), Config::default());
+    }
+
+    #[test]
+    fn empty_is_defaults() {
+        assert_eq!(Config::from_toml_str("").unwrap(), Config::default());
+    }
+
+    #[test]
+    fn python_original_init_loads() {
+        let text = "[toolplane]\ndefault_backend = \"monty\"\n\n[cli]\nmode = \"disabled\"\n\n[session]\nenabled = true\nmax_memory_mb = 512\n";
+        let cfg = Config::from_toml_str(text).unwrap();
+        assert_eq!(cfg.toolplane.default_backend, "monty");
+    }
+
+    #[test]
+    fn unknown_keys_are_named() {
+        let e = Config::from_toml_str("[results]\nmax_entires = 3\n").unwrap_err();
+        assert!(e.0.contains("results.max_entires"), "{e}");
+        let e = Config::from_toml_str("[nope]\n").unwrap_err();
+        assert!(e.0.contains("'nope'"), "{e}");
+        let e = Config::from_toml_str("top = 1\n").unwrap_err();
+        assert!(e.0.contains("'top'"), "{e}");
+    }
+
+    #[test]
+    fn bad_values_are_named() {
+        let e = Config::from_toml_str("[results]\nmax_entries = 0\n").unwrap_err();
+        assert!(e.0.contains("results.max_entries"), "{e}");
+        let e = Config::from_toml_str("[limits]\ntimeout_seconds = -1\n").unwrap_err();
+        assert!(e.0.contains("limits.timeout_seconds"), "{e}");
+        let e = Config::from_toml_str("[results]\nenabled = \"yes\"\n").unwrap_err();
+        assert!(e.0.contains("enabled"), "{e}");
+        let e = Config::from_toml_str("[results\n").unwrap_err();
+        assert!(e.0.starts_with("line 1"), "{e}");
+    }
+
+    #[test]
+    fn unsupported_tables_and_backends_are_clear() {
+        for (text, needle) in [
+            ("[mcp.servers.x]\nurl = \"http://x\"\n", "[mcp]"),
+            ("[audit]\nenabled = true\n", "[audit]"),
+            ("[hybrid]\nenabled = true\n", "[hybrid]"),
+            ("[toolplane]\ndefault_backend = \"local_unsafe\"\n", "local_unsafe"),
+            ("[toolplane]\ndefault_backend = \"pyodide-deno\"\n", "pyodide-deno"),
+            ("[cli]\nmode = \"allowlist\"\nallow = [\"git\"]\n", "allowlist"),
+        ] {
+            let e = Config::from_toml_str(text).unwrap_err();
+            assert!(e.0.contains(needle), "{text}: {e}");
+        }
+    }
+
+    #[test]
+    fn integers_are_accepted_for_seconds() {
+        let cfg = Config::from_toml_str("[limits]\ntimeout_seconds = 2\n").unwrap();
+        assert_eq!(cfg.limits.timeout_seconds, 2.0);
+    }
+}

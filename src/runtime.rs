@@ -1,0 +1,160 @@
+//! `Toolplane`: one runtime owns its stores, its bridge and its sandbox engine; `execute` runs a
+//! snippet in a fresh VM.
+
+use std::path::Path;
+use std::sync::Arc;
+use std::time::Duration;
+
+use serde_json::{Map, Value};
+
+use crate::capabilities::{Bridge, Registry};
+use crate::config::{Config, ConfigError};
+use crate::execution::{ArtifactRef, ExecutionResult};
+use crate::sandbox::{Bindings, InProcessEngine, RunLimits, RunRequest};
+use crate::stores::{ArtifactInfo, ArtifactStore, ResultStore};
+
+/// Names a snippet always has, which inputs may not take.
+pub const RESERVED_NAMES: &[&str] = &["call_tool", "reset_session"];
+
+/// Errors of the runtime itself (a snippet's failure is an [`ExecutionResult`], not an error).
+#[derive(Debug, thiserror::Error)]
+pub enum Error {
+    /// The config is invalid.
+    #[error(transparent)]
+    Config(#[from] ConfigError),
+    /// Input names take names the runtime binds.
+    #[error("NamespaceCollisionError: Input names collide with Toolplane namespace bindings: {0}")]
+    NamespaceCollision(String),
+}
+
+/// A toolplane runtime: runs snippets in a sandbox whose only door is its bridge.
+///
+/// ```
+/// use toolplane::{Config, Toolplane};
+/// let runtime = Toolplane::new(Config::default());
+/// let first = runtime.execute("return await save_result({'rows': [1, 2, 3]})", None).unwrap();
+/// let handle = first.value.as_str().unwrap().to_string();
+/// let inputs = serde_json::json!({"h": handle}).as_object().cloned();
+/// let second = runtime.execute("rows = await load_result(h)\nreturn sum(rows['rows'])", inputs).unwrap();
+/// assert_eq!(second.value, 6);
+/// ```
+#[derive(Debug)]
+pub struct Toolplane {
+    config: Config,
+    bridge: Bridge,
+    engine: InProcessEngine,
+}
+
+impl Toolplane {
+    /// A runtime with its own registry (holding only the store capabilities).
+    pub fn new(config: Config) -> Self {
+        Self::with_registry(config, Arc::new(Registry::new()))
+    }
+
+    /// A runtime over a registry that may be shared with other runtimes; its stores are its own.
+    pub fn with_registry(config: Config, registry: Arc<Registry>) -> Self {
+        let results = Arc::new(ResultStore::new(&config.results));
+        let artifacts = Arc::new(ArtifactStore::new(&config.artifacts));
+        Self { bridge: Bridge::new(results, artifacts, registry), config, engine: InProcessEngine::default() }
+    }
+
+    /// A runtime from a `toolplane.toml`.
+    pub fn from_config_file(path: impl AsRef<Path>) -> Result<Self, Error> {
+        Ok(Self::new(Config::load(path.as_ref())?))
+    }
+
+    /// The config this runtime was built from.
+    pub fn config(&self) -> &Config {
+        &self.config
+    }
+
+    /// The bridge (stores and registry).
+    pub fn bridge(&self) -> &Bridge {
+        &self.bridge
+    }
+
+    /// This runtime's result store.
+    pub fn results(&self) -> &Arc<ResultStore> {
+        self.bridge.results()
+    }
+
+    /// This runtime's artifact store.
+    pub fn artifacts(&self) -> &Arc<ArtifactStore> {
+        self.bridge.artifacts()
+    }
+
+    /// The canonical JSON text saved under `handle` (what the MCP resource serves).
+    pub fn result_payload(&self, handle: &str) -> Result<Arc<str>, crate::HostError> {
+        self.results().payload(handle)
+    }
+
+    /// The bytes and metadata saved under an artifact handle.
+    pub fn artifact(&self, handle: &str) -> Result<(ArtifactInfo, Vec<u8>), crate::HostError> {
+        let info = self.artifacts().describe(handle)?;
+        Ok((info, self.artifacts().load(handle)?))
+    }
+
+    /// Sets the wall-clock limit of later runs (the CLI's `--timeout`).
+    pub fn set_timeout(&mut self, seconds: f64) {
+        self.config.limits.timeout_seconds = seconds;
+    }
+
+    fn bindings(&self, inputs: &Map<String, Value>) -> Result<Bindings, Error> {
+        let capabilities = self.bridge.registry().callable_namespace();
+        let mut collisions: Vec<&str> = inputs
+            .keys()
+            .map(String::as_str)
+            .filter(|name| RESERVED_NAMES.contains(name) || capabilities.iter().any(|(alias, _)| alias == name))
+            .collect();
+        if !collisions.is_empty() {
+            collisions.sort_unstable();
+            return Err(Error::NamespaceCollision(collisions.join(", ")));
+        }
+        // An alias never takes call_tool or reset_session.
+        let capabilities = capabilities.into_iter().filter(|(alias, _)| !RESERVED_NAMES.contains(&alias.as_str())).collect();
+        Ok(Bindings { capabilities })
+    }
+
+    fn limits(&self) -> RunLimits {
+        RunLimits {
+            timeout: Duration::from_secs_f64(self.config.limits.timeout_seconds),
+            max_output_bytes: self.config.limits.max_output_bytes,
+            recursion_limit: self.config.limits.max_recursion_depth,
+        }
+    }
+
+    /// Runs a snippet in a fresh VM. `inputs` become globals. Errors in the snippet are in the result;
+    /// `Err` is only for inputs that collide with the runtime's bindings.
+    pub fn execute(&self, code: &str, inputs: Option<Map<String, Value>>) -> Result<ExecutionResult, Error> {
+        let inputs = inputs.unwrap_or_default();
+        let bindings = self.bindings(&inputs)?;
+        let reply = self.engine.run(RunRequest {
+            code: code.to_string(),
+            inputs,
+            bindings,
+            limits: self.limits(),
+            bridge: self.bridge.clone(),
+        });
+        let mut result = reply.result;
+        result.artifacts = reply
+            .saved_artifacts
+            .iter()
+            .filter_map(|handle| self.artifacts().describe(handle).ok())
+            .map(|info| ArtifactRef {
+                uri: format!("toolplane://artifacts/{}", info.handle),
+                handle: info.handle,
+                filename: info.filename,
+                size_bytes: info.size_bytes,
+                label: info.label,
+            })
+            .collect();
+        Ok(result)
+    }
+}
+
+impl Drop for Toolplane {
+    fn drop(&mut self) {
+        // The artifact directory is the privacy boundary's disk side: remove it with the runtime.
+        self.artifacts().close();
+    }
+}

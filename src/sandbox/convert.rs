@@ -1,0 +1,438 @@
+//! Python objects ↔ JSON, with the store's canonical rules.
+//!
+//! Out: Python's `json.dumps(value, allow_nan=False)` text (see [`crate::canonical`]), plus tuple → list
+//! and date/datetime/time → ISO 8601. Ints of any size stay exact. In: a JSON parser that builds
+//! Python objects directly (exact big ints, insertion-ordered dicts). Both bound their nesting depth,
+//! so hostile data is a `ValueError`, never a native stack overflow.
+
+use std::collections::HashSet;
+
+use rustpython_vm::builtins::{PyBaseExceptionRef, PyDict, PyFloat, PyInt, PyList, PyStr, PyTuple};
+use rustpython_vm::{AsObject, PyObject, PyObjectRef, PyResult, VirtualMachine};
+
+use crate::canonical::{py_float_repr, write_str};
+
+/// Deepest nesting accepted in either direction.
+pub(crate) const MAX_JSON_DEPTH: usize = 512;
+
+/// Why a value has no JSON form.
+#[derive(Debug)]
+pub(crate) enum ToJsonError {
+    /// `Object of type X is not JSON serializable` (Python's own text).
+    NotSerializable(String),
+    /// NaN or ±Infinity.
+    NonFinite,
+    /// A dict key of an unsupported type.
+    BadKey(String),
+    /// A container that contains itself.
+    Circular,
+    /// Nested deeper than [`MAX_JSON_DEPTH`].
+    TooDeep,
+    /// A host call that was never awaited (its name).
+    Unawaited(String),
+    /// Python code (e.g. `isoformat`) raised.
+    Raised(PyBaseExceptionRef),
+}
+
+impl ToJsonError {
+    /// The message Python's json module would give (or ours, for the cases it has none).
+    pub(crate) fn detail(&self, vm: &VirtualMachine) -> String {
+        match self {
+            Self::NotSerializable(t) => format!("Object of type {t} is not JSON serializable"),
+            Self::NonFinite => "Out of range float values are not JSON compliant".into(),
+            Self::BadKey(t) => format!("keys must be str, int, float, bool or None, not {t}"),
+            Self::Circular => "Circular reference detected".into(),
+            Self::TooDeep => format!("nesting deeper than {MAX_JSON_DEPTH} levels"),
+            Self::Unawaited(name) => format!("a {name}() call that was never awaited"),
+            Self::Raised(exc) => exc.as_object().str(vm).map(|s| s.to_string()).unwrap_or_default(),
+        }
+    }
+}
+
+/// How lenient the conversion is: store saves are strict; a run's return value also turns sets into lists.
+#[derive(Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Mode {
+    Strict,
+    ReturnValue,
+}
+
+/// Serialises a Python object to canonical JSON text.
+pub(crate) fn to_json(vm: &VirtualMachine, obj: &PyObject, mode: Mode) -> Result<String, ToJsonError> {
+    let mut writer = Writer { vm, out: String::new(), path: HashSet::new(), mode };
+    writer.value(obj, 0)?;
+    Ok(writer.out)
+}
+
+struct Writer<'vm> {
+    vm: &'vm VirtualMachine,
+    out: String,
+    path: HashSet<usize>,
+    mode: Mode,
+}
+
+/// The Python type name of an object, as error texts show it.
+pub(crate) fn type_name(obj: &PyObject) -> String {
+    obj.class().name().to_string()
+}
+
+fn class_module(vm: &VirtualMachine, obj: &PyObject) -> Option<String> {
+    obj.class().__module__(vm).ok().and_then(|m| m.downcast_ref::<PyStr>().map(|s| s.to_string()))
+}
+
+impl Writer<'_> {
+    fn enter(&mut self, obj: &PyObject, depth: usize) -> Result<usize, ToJsonError> {
+        if depth >= MAX_JSON_DEPTH {
+            return Err(ToJsonError::TooDeep);
+        }
+        let id = obj.get_id();
+        if !self.path.insert(id) {
+            return Err(ToJsonError::Circular);
+        }
+        Ok(id)
+    }
+
+    fn value(&mut self, obj: &PyObject, depth: usize) -> Result<(), ToJsonError> {
+        let vm = self.vm;
+        if vm.is_none(obj) {
+            self.out.push_str("null");
+        } else if obj.class().is(vm.ctx.types.bool_type) {
+            self.out.push_str(if obj.is(&vm.ctx.true_value) { "true" } else { "false" });
+        } else if let Some(i) = obj.downcast_ref::<PyInt>() {
+            self.out.push_str(&i.as_bigint().to_string());
+        } else if let Some(f) = obj.downcast_ref::<PyFloat>() {
+            let f = f.to_f64();
+            if !f.is_finite() {
+                return Err(ToJsonError::NonFinite);
+            }
+            self.out.push_str(&py_float_repr(f));
+        } else if let Some(s) = obj.downcast_ref::<PyStr>() {
+            write_str(&mut self.out, s.as_wtf8().code_points().map(|c| c.to_u32()));
+        } else if let Some(list) = obj.downcast_ref::<PyList>() {
+            let items: Vec<PyObjectRef> = list.borrow_vec().to_vec();
+            self.array(obj, &items, depth)?;
+        } else if let Some(tuple) = obj.downcast_ref::<PyTuple>() {
+            let items: Vec<PyObjectRef> = tuple.as_slice().to_vec();
+            self.array(obj, &items, depth)?;
+        } else if let Some(dict) = obj.downcast_ref::<PyDict>() {
+            let id = self.enter(obj, depth)?;
+            self.out.push('{');
+            for (i, (k, v)) in dict.items_vec().into_iter().enumerate() {
+                if i > 0 {
+                    self.out.push_str(", ");
+                }
+                self.key(&k)?;
+                self.out.push_str(": ");
+                self.value(&v, depth + 1)?;
+            }
+            self.out.push('}');
+            self.path.remove(&id);
+        } else {
+            self.other(obj, depth)?;
+        }
+        Ok(())
+    }
+
+    fn array(&mut self, obj: &PyObject, items: &[PyObjectRef], depth: usize) -> Result<(), ToJsonError> {
+        let id = self.enter(obj, depth)?;
+        self.out.push('[');
+        for (i, item) in items.iter().enumerate() {
+            if i > 0 {
+                self.out.push_str(", ");
+            }
+            self.value(item, depth + 1)?;
+        }
+        self.out.push(']');
+        self.path.remove(&id);
+        Ok(())
+    }
+
+    fn key(&mut self, key: &PyObject) -> Result<(), ToJsonError> {
+        let vm = self.vm;
+        let text = if let Some(s) = key.downcast_ref::<PyStr>() {
+            write_str(&mut self.out, s.as_wtf8().code_points().map(|c| c.to_u32()));
+            return Ok(());
+        } else if vm.is_none(key) {
+            "null".to_string()
+        } else if key.class().is(vm.ctx.types.bool_type) {
+            (if key.is(&vm.ctx.true_value) { "true" } else { "false" }).to_string()
+        } else if let Some(i) = key.downcast_ref::<PyInt>() {
+            i.as_bigint().to_string()
+        } else if let Some(f) = key.downcast_ref::<PyFloat>() {
+            let f = f.to_f64();
+            if !f.is_finite() {
+                return Err(ToJsonError::NonFinite);
+            }
+            py_float_repr(f)
+        } else {
+            return Err(ToJsonError::BadKey(type_name(key)));
+        };
+        write_str(&mut self.out, text.chars().map(u32::from));
+        Ok(())
+    }
+
+    fn other(&mut self, obj: &PyObject, depth: usize) -> Result<(), ToJsonError> {
+        let vm = self.vm;
+        let name = type_name(obj);
+        let module = class_module(vm, obj);
+        match (module.as_deref(), name.as_str()) {
+            (Some("datetime"), "datetime" | "date" | "time") => {
+                let iso = vm.call_method(obj, "isoformat", ()).map_err(ToJsonError::Raised)?;
+                let iso = iso.downcast_ref::<PyStr>().map(|s| s.to_string()).unwrap_or_default();
+                write_str(&mut self.out, iso.chars().map(u32::from));
+                Ok(())
+            }
+            (Some("_toolplane"), "ToolCall") => {
+                let call_name = obj
+                    .get_attr("_name", vm)
+                    .ok()
+                    .and_then(|n| n.downcast_ref::<PyStr>().map(|s| s.to_string()))
+                    .unwrap_or_else(|| "toolplane".into());
+                Err(ToJsonError::Unawaited(call_name))
+            }
+            (Some("builtins"), "set" | "frozenset") if self.mode == Mode::ReturnValue => {
+                let items: Vec<PyObjectRef> = vm
+                    .extract_elements_with(obj, |o| Ok(o))
+                    .map_err(ToJsonError::Raised)?;
+                self.array(obj, &items, depth)
+            }
+            _ => Err(ToJsonError::NotSerializable(name)),
+        }
+    }
+}
+
+/// Builds a Python object from JSON text (the host's replies and saved payloads).
+pub(crate) fn from_json_text(vm: &VirtualMachine, text: &str) -> PyResult<PyObjectRef> {
+    let mut parser = Parser { vm, bytes: text.as_bytes(), pos: 0 };
+    parser.skip_ws();
+    let value = parser.value(0)?;
+    parser.skip_ws();
+    if parser.pos != parser.bytes.len() {
+        return Err(parser.error("extra data"));
+    }
+    Ok(value)
+}
+
+struct Parser<'a> {
+    vm: &'a VirtualMachine,
+    bytes: &'a [u8],
+    pos: usize,
+}
+
+impl Parser<'_> {
+    fn error(&self, what: &str) -> rustpython_vm::builtins::PyBaseExceptionRef {
+        self.vm.new_value_error(format!("invalid JSON from the host: {what} at byte {}", self.pos))
+    }
+
+    fn skip_ws(&mut self) {
+        while self.pos < self.bytes.len() && matches!(self.bytes[self.pos], b' ' | b'\t' | b'\n' | b'\r') {
+            self.pos += 1;
+        }
+    }
+
+    fn eat(&mut self, literal: &[u8]) -> bool {
+        if self.bytes[self.pos..].starts_with(literal) {
+            self.pos += literal.len();
+            true
+        } else {
+            false
+        }
+    }
+
+    fn value(&mut self, depth: usize) -> PyResult<PyObjectRef> {
+        let vm = self.vm;
+        if depth >= MAX_JSON_DEPTH {
+            return Err(vm.new_value_error(format!("JSON nesting deeper than {MAX_JSON_DEPTH} levels")));
+        }
+        match self.bytes.get(self.pos) {
+            Some(b'{') => {
+                self.pos += 1;
+                let dict = vm.ctx.new_dict();
+                self.skip_ws();
+                if self.eat(b"}") {
+                    return Ok(dict.into());
+                }
+                loop {
+                    self.skip_ws();
+                    if self.bytes.get(self.pos) != Some(&b'"') {
+                        return Err(self.error("expected a string key"));
+                    }
+                    let key = self.string()?;
+                    self.skip_ws();
+                    if !self.eat(b":") {
+                        return Err(self.error("expected ':'"));
+                    }
+                    self.skip_ws();
+                    let value = self.value(depth + 1)?;
+                    dict.set_item(&*vm.ctx.new_str(key), value, vm)?;
+                    self.skip_ws();
+                    if self.eat(b",") {
+                        continue;
+                    }
+                    if self.eat(b"}") {
+                        return Ok(dict.into());
+                    }
+                    return Err(self.error("expected ',' or '}'"));
+                }
+            }
+            Some(b'[') => {
+                self.pos += 1;
+                let mut items = Vec::new();
+                self.skip_ws();
+                if self.eat(b"]") {
+                    return Ok(vm.ctx.new_list(items).into());
+                }
+                loop {
+                    self.skip_ws();
+                    items.push(self.value(depth + 1)?);
+                    self.skip_ws();
+                    if self.eat(b",") {
+                        continue;
+                    }
+                    if self.eat(b"]") {
+                        return Ok(vm.ctx.new_list(items).into());
+                    }
+                    return Err(self.error("expected ',' or ']'"));
+                }
+            }
+            Some(b'"') => Ok(vm.ctx.new_str(self.string()?).into()),
+            Some(b't') if self.eat(b"true") => Ok(vm.ctx.new_bool(true).into()),
+            Some(b'f') if self.eat(b"false") => Ok(vm.ctx.new_bool(false).into()),
+            Some(b'n') if self.eat(b"null") => Ok(vm.ctx.none()),
+            Some(b'N') if self.eat(b"NaN") => Ok(vm.ctx.new_float(f64::NAN).into()),
+            Some(b'I') if self.eat(b"Infinity") => Ok(vm.ctx.new_float(f64::INFINITY).into()),
+            Some(b'-') if self.bytes[self.pos..].starts_with(b"-Infinity") => {
+                self.pos += 9;
+                Ok(vm.ctx.new_float(f64::NEG_INFINITY).into())
+            }
+            Some(b'-' | b'0'..=b'9') => self.number(),
+            _ => Err(self.error("unexpected character")),
+        }
+    }
+
+    fn number(&mut self) -> PyResult<PyObjectRef> {
+        let vm = self.vm;
+        let start = self.pos;
+        let mut is_float = false;
+        while let Some(&b) = self.bytes.get(self.pos) {
+            match b {
+                b'0'..=b'9' | b'-' | b'+' => {}
+                b'.' | b'e' | b'E' => is_float = true,
+                _ => break,
+            }
+            self.pos += 1;
+        }
+        let text = std::str::from_utf8(&self.bytes[start..self.pos]).map_err(|_| self.error("bad number"))?;
+        if is_float {
+            let f: f64 = text.parse().map_err(|_| self.error("bad number"))?;
+            return Ok(vm.ctx.new_float(f).into());
+        }
+        if let Ok(i) = text.parse::<i64>() {
+            return Ok(vm.ctx.new_int(i).into());
+        }
+        // Beyond 64 bits: let Python's int() parse the exact digits.
+        let digits = vm.ctx.new_str(text);
+        let int_type: PyObjectRef = vm.ctx.types.int_type.to_owned().into();
+        int_type.call((digits,), vm)
+    }
+
+    fn string(&mut self) -> PyResult<String> {
+        self.pos += 1; // opening quote
+        let mut out = String::new();
+        loop {
+            let start = self.pos;
+            while let Some(&b) = self.bytes.get(self.pos) {
+                if b == b'"' || b == b'\\' {
+                    break;
+                }
+                self.pos += 1;
+            }
+            out.push_str(std::str::from_utf8(&self.bytes[start..self.pos]).map_err(|_| self.error("bad UTF-8"))?);
+            match self.bytes.get(self.pos) {
+                Some(b'"') => {
+                    self.pos += 1;
+                    return Ok(out);
+                }
+                Some(b'\\') => {
+                    self.pos += 1;
+                    let escape = *self.bytes.get(self.pos).ok_or_else(|| self.error("unterminated string"))?;
+                    self.pos += 1;
+                    match escape {
+                        b'"' => out.push('"'),
+                        b'\\' => out.push('\\'),
+                        b'/' => out.push('/'),
+                        b'b' => out.push('\u{8}'),
+                        b'f' => out.push('\u{c}'),
+                        b'n' => out.push('\n'),
+                        b'r' => out.push('\r'),
+                        b't' => out.push('\t'),
+                        b'u' => {
+                            let first = self.hex4()?;
+                            let cp = if (0xd800..0xdc00).contains(&first) && self.bytes[self.pos..].starts_with(b"\\u") {
+                                let save = self.pos;
+                                self.pos += 2;
+                                let second = self.hex4()?;
+                                if (0xdc00..0xe000).contains(&second) {
+                                    0x10000 + ((first - 0xd800) << 10) + (second - 0xdc00)
+                                } else {
+                                    self.pos = save;
+                                    first
+                                }
+                            } else {
+                                first
+                            };
+                            // A lone surrogate has no UTF-8 form; it becomes U+FFFD.
+                            out.push(char::from_u32(cp).unwrap_or('\u{fffd}'));
+                        }
+                        _ => return Err(self.error("bad escape")),
+                    }
+                }
+                _ => return Err(self.error("unterminated string")),
+            }
+        }
+    }
+
+    fn hex4(&mut self) -> PyResult<u32> {
+        let hex = self.bytes.get(self.pos..self.pos + 4).ok_or_else(|| self.error("short \\u escape"))?;
+        let hex = std::str::from_utf8(hex).map_err(|_| self.error("bad \\u escape"))?;
+        let value = u32::from_str_radix(hex, 16).map_err(|_| self.error("bad \\u escape"))?;
+        self.pos += 4;
+        Ok(value)
+    }
+}
+
+/// Builds a Python object from a `serde_json::Value` (run inputs).
+pub(crate) fn from_value(vm: &VirtualMachine, value: &serde_json::Value) -> PyResult<PyObjectRef> {
+    from_value_depth(vm, value, 0)
+}
+
+fn from_value_depth(vm: &VirtualMachine, value: &serde_json::Value, depth: usize) -> PyResult<PyObjectRef> {
+    use serde_json::Value;
+    if depth >= MAX_JSON_DEPTH {
+        return Err(vm.new_value_error(format!("input nested deeper than {MAX_JSON_DEPTH} levels")));
+    }
+    Ok(match value {
+        Value::Null => vm.ctx.none(),
+        Value::Bool(b) => vm.ctx.new_bool(*b).into(),
+        Value::Number(n) => {
+            if let Some(i) = n.as_i64() {
+                vm.ctx.new_int(i).into()
+            } else if let Some(u) = n.as_u64() {
+                vm.ctx.new_int(u).into()
+            } else {
+                vm.ctx.new_float(n.as_f64().unwrap_or(f64::NAN)).into()
+            }
+        }
+        Value::String(s) => vm.ctx.new_str(s.as_str()).into(),
+        Value::Array(items) => {
+            let items = items.iter().map(|v| from_value_depth(vm, v, depth + 1)).collect::<PyResult<Vec<_>>>()?;
+            vm.ctx.new_list(items).into()
+        }
+        Value::Object(map) => {
+            let dict = vm.ctx.new_dict();
+            for (k, v) in map {
+                dict.set_item(k.as_str(), from_value_depth(vm, v, depth + 1)?, vm)?;
+            }
+            dict.into()
+        }
+    })
+}

@@ -1,0 +1,200 @@
+//! The native side of the externals: `_toolplane_host`, the only module that talks to the host.
+//!
+//! Per-run state lives in a thread-local (a VM is thread-affine and runs one snippet at a time), not in
+//! closures: RustPython leaks every native closure it wraps.
+
+use std::cell::RefCell;
+use std::collections::HashMap;
+use std::sync::Arc;
+
+use rustpython_vm::builtins::{PyBaseExceptionRef, PyDict, PyStr};
+use rustpython_vm::{AsObject, PyObjectRef, PyResult, VirtualMachine};
+
+use super::convert::{Mode, ToJsonError, from_json_text, to_json, type_name};
+use super::limits::RunFlags;
+use crate::capabilities::{BuiltinBase, HostError, RESULTS_SAVE};
+use crate::stores::{RESULTS_DISABLED, non_json_message};
+
+/// The sandbox's end of the bridge: submit a call (dispatch starts now), then wait for its reply.
+/// The in-process engine answers from the bridge directly; a worker process answers over a pipe.
+pub trait HostChannel {
+    /// Starts a call; `params` is JSON text.
+    fn submit(&mut self, ticket: u64, name: &str, params: String);
+    /// The reply of a submitted call: JSON text, or the host's error.
+    fn wait(&mut self, ticket: u64) -> Result<String, HostError>;
+}
+
+pub(crate) struct RunState {
+    pub channel: Box<dyn HostChannel>,
+    pub next_ticket: u64,
+    pub local_failures: HashMap<u64, HostError>,
+    pub results_enabled: bool,
+    pub artifacts_enabled: bool,
+    pub flags: Arc<RunFlags>,
+}
+
+thread_local! {
+    static RUN: RefCell<Option<RunState>> = const { RefCell::new(None) };
+}
+
+/// Installs the state of the run about to start on this thread.
+pub(crate) fn begin_run(state: RunState) {
+    RUN.with(|r| *r.borrow_mut() = Some(state));
+}
+
+/// Removes and returns the state of the run that just ended.
+pub(crate) fn end_run() -> Option<RunState> {
+    RUN.with(|r| r.borrow_mut().take())
+}
+
+fn with_run<T>(vm: &VirtualMachine, f: impl FnOnce(&mut RunState) -> T) -> PyResult<T> {
+    RUN.with(|r| match r.borrow_mut().as_mut() {
+        Some(state) => Ok(f(state)),
+        None => Err(vm.new_runtime_error("toolplane externals are only available while a snippet runs")),
+    })
+}
+
+/// The Python exception for a host error.
+pub(crate) fn host_error_to_py(vm: &VirtualMachine, err: &HostError) -> PyBaseExceptionRef {
+    let excs = &vm.ctx.exceptions;
+    let class = match err.base {
+        BuiltinBase::ValueError => excs.value_error,
+        BuiltinBase::PermissionError => excs.permission_error,
+        BuiltinBase::LookupError => excs.lookup_error,
+        BuiltinBase::TypeError => excs.type_error,
+        BuiltinBase::TimeoutError => excs.timeout_error,
+        BuiltinBase::MemoryError => excs.memory_error,
+        BuiltinBase::RuntimeError => excs.runtime_error,
+    };
+    vm.new_exception_msg(class.to_owned(), err.message.as_str().into())
+}
+
+/// Converts a call's params to JSON text, with the store's own texts for `save_result`.
+fn params_json(vm: &VirtualMachine, results_enabled: bool, name: &str, params: &PyObjectRef) -> Result<String, HostError> {
+    if name == RESULTS_SAVE {
+        if !results_enabled {
+            return Err(HostError::value(RESULTS_DISABLED));
+        }
+        let dict = params.downcast_ref::<PyDict>();
+        let get = |key: &str| dict.and_then(|d| d.get_item_opt(key, vm).ok().flatten());
+        let label = get("label").filter(|l| !vm.is_none(l));
+        let label_json = match &label {
+            None => "null".to_string(),
+            Some(l) if l.downcast_ref::<PyStr>().is_some() => {
+                to_json(vm, l, Mode::Strict).map_err(|e| HostError::value(e.detail(vm)))?
+            }
+            Some(l) => return Err(HostError::value(format!("result label must be a string, got '{}'", type_name(l)))),
+        };
+        let value = get("value").ok_or_else(|| HostError::type_error("save_result() missing required argument: 'value'"))?;
+        let value_json = to_json(vm, &value, Mode::Strict).map_err(|e| match e {
+            ToJsonError::Raised(exc) => raised_to_host(vm, &exc),
+            other => HostError::value(non_json_message(&type_name(&value), &other.detail(vm))),
+        })?;
+        return Ok(format!("{{\"value\": {value_json}, \"label\": {label_json}}}"));
+    }
+    to_json(vm, params, Mode::Strict).map_err(|e| match e {
+        ToJsonError::Raised(exc) => raised_to_host(vm, &exc),
+        other => HostError::type_error(format!("params for {name} are not JSON-serializable ({})", other.detail(vm))),
+    })
+}
+
+fn raised_to_host(vm: &VirtualMachine, exc: &PyBaseExceptionRef) -> HostError {
+    let message = exc.as_object().str(vm).map(|s| s.to_string()).unwrap_or_default();
+    HostError::value(format!("{}: {message}", exc.class().name()))
+}
+
+#[rustpython_vm::pymodule]
+pub(crate) mod _toolplane_host {
+    use super::*;
+
+    /// Starts a host call and returns its ticket. Problems with the arguments are kept and raised
+    /// when the call is awaited, like any host error.
+    #[pyfunction]
+    fn submit(name: rustpython_vm::builtins::PyStrRef, params: PyObjectRef, vm: &VirtualMachine) -> PyResult<u64> {
+        let name = name.to_string();
+        // Convert outside the RUN borrow: conversion may run Python code (isoformat).
+        let (results_enabled, ticket) = with_run(vm, |s| {
+            s.next_ticket += 1;
+            (s.results_enabled, s.next_ticket)
+        })?;
+        let converted = params_json(vm, results_enabled, &name, &params);
+        with_run(vm, |s| match converted {
+            Ok(json) => s.channel.submit(ticket, &name, json),
+            Err(err) => {
+                s.local_failures.insert(ticket, err);
+            }
+        })?;
+        Ok(ticket)
+    }
+
+    /// Waits for a call's reply: the JSON result as Python objects, or the host's error raised as
+    /// its builtin.
+    #[pyfunction]
+    fn wait(ticket: u64, vm: &VirtualMachine) -> PyResult {
+        let reply = with_run(vm, |s| match s.local_failures.remove(&ticket) {
+            Some(err) => Err(err),
+            None => s.channel.wait(ticket),
+        })?;
+        match reply {
+            Ok(text) => from_json_text(vm, &text),
+            Err(err) => Err(host_error_to_py(vm, &err)),
+        }
+    }
+
+    /// Whether this run may save artifacts (so the sugar can refuse before encoding the bytes).
+    #[pyfunction]
+    fn artifacts_enabled(vm: &VirtualMachine) -> PyResult<bool> {
+        with_run(vm, |s| s.artifacts_enabled)
+    }
+
+    /// The sandbox's `__import__` (see [`super::super::interpreter::guarded_import`]).
+    #[pyfunction]
+    fn guarded_import(args: rustpython_vm::function::FuncArgs, vm: &VirtualMachine) -> PyResult {
+        super::super::interpreter::guarded_import(args, vm)
+    }
+
+    /// The sandbox's `open`: there is no filesystem.
+    #[pyfunction]
+    fn sandbox_open(_args: rustpython_vm::function::FuncArgs, vm: &VirtualMachine) -> PyResult {
+        Err(vm.new_exception_msg(
+            vm.ctx.exceptions.permission_error.to_owned(),
+            "open() is not available in the toolplane sandbox: there is no host filesystem; \
+             use save_artifact/load_artifact for files"
+                .into(),
+        ))
+    }
+
+    /// `time.sleep`, in short slices so the run's deadline can end it.
+    #[pyfunction]
+    fn sleep(seconds: PyObjectRef, vm: &VirtualMachine) -> PyResult<()> {
+        let seconds: f64 = match seconds.try_float(vm) {
+            Ok(f) => f.to_f64(),
+            Err(_) => {
+                return Err(vm.new_type_error(format!(
+                    "'{}' object cannot be interpreted as an integer or float",
+                    type_name(&seconds)
+                )));
+            }
+        };
+        if seconds.is_nan() {
+            return Err(vm.new_value_error("Invalid value NaN (not a number)"));
+        }
+        if seconds < 0.0 {
+            return Err(vm.new_value_error("sleep length must be non-negative"));
+        }
+        let flags = RUN.with(|r| r.borrow().as_ref().map(|s| s.flags.clone()));
+        let end = std::time::Instant::now() + std::time::Duration::from_secs_f64(seconds.min(1e9));
+        loop {
+            if let Some(flags) = &flags
+                && flags.timed_out()
+            {
+                return Err(flags.timeout_exception(vm));
+            }
+            let now = std::time::Instant::now();
+            if now >= end {
+                return Ok(());
+            }
+            std::thread::sleep((end - now).min(std::time::Duration::from_millis(10)));
+        }
+    }
+}

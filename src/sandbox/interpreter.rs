@@ -1,0 +1,143 @@
+//! The locked-down interpreter: no host modules compiled in, risky modules removed, a frozen stdlib,
+//! our shims, and a private `__builtins__` whose `__import__` only admits an allowlist.
+
+use rustpython_vm::builtins::{PyDictRef, PyModule};
+use rustpython_vm::signal::{UserSignalSender, user_signal_channel};
+use rustpython_vm::{Interpreter, PyObjectRef, PyRef, PyResult, Settings, VirtualMachine};
+
+/// Python modules we ship into the sandbox (`stdlib-shims/`), frozen into the binary.
+static SHIMS: &rustpython_vm::frozen::FrozenLib = rustpython_vm::py_freeze!(dir = "../../stdlib-shims");
+
+/// Top-level modules a snippet may import. What is not compiled in cannot be imported at all (there is
+/// no `posix`, `socket`, `_ctypes`, `select` or file importer in this build); this list is the friendly
+/// front door on top of that boundary.
+pub const ALLOWED_IMPORTS: &[&str] = &[
+    "__future__", "abc", "array", "ast", "asyncio", "base64", "binascii", "bisect", "bz2", "calendar", "cmath",
+    "codecs", "collections", "colorsys", "contextlib", "contextvars", "copy", "copyreg", "csv", "dataclasses",
+    "datetime", "decimal", "difflib", "enum", "errno", "fnmatch", "fractions", "functools", "graphlib", "gzip",
+    "hashlib", "heapq", "hmac", "html", "inspect", "io", "ipaddress", "itertools", "json", "keyword", "logging",
+    "lzma", "math", "numbers", "operator", "os", "pathlib", "pickle", "pprint", "queue", "random", "re", "reprlib",
+    "secrets", "shlex", "stat", "statistics", "string", "struct", "sys", "textwrap", "time", "tomllib", "traceback",
+    "types", "typing", "unicodedata", "urllib", "uuid", "warnings", "weakref", "zlib",
+];
+
+/// Native modules removed from the interpreter before it starts: they give a snippet nothing but risk
+/// (crafted bytecode, sub-interpreters, test hooks, heap walks).
+const REMOVED_NATIVE_MODULES: &[&str] = &[
+    "marshal", "_interpreters", "_interpchannels", "_interpqueues", "_testinternalcapi", "_remote_debugging",
+    "gc", "_symtable", "_opcode",
+];
+
+/// One interpreter, set up for snippets.
+pub(crate) struct SandboxVm {
+    pub interp: Interpreter,
+    pub signal_tx: UserSignalSender,
+    pub prelude: PyRef<PyModule>,
+    pub builtins: PyDictRef,
+}
+
+fn settings() -> Settings {
+    let mut settings = Settings::default();
+    settings.import_site = false;
+    settings.install_signal_handlers = false;
+    settings.ignore_environment = true;
+    settings.isolated = true;
+    settings.user_site_directory = false;
+    settings.write_bytecode = false;
+    settings.safe_path = true;
+    settings
+}
+
+/// Builds and prepares an interpreter. Must be called on the thread that will use it.
+pub(crate) fn build(recursion_limit: usize) -> Result<SandboxVm, String> {
+    let (signal_tx, signal_rx) = user_signal_channel();
+    let builder = Interpreter::builder(settings());
+    let defs: Vec<_> = rustpython_stdlib::stdlib_module_defs(&builder.ctx)
+        .into_iter()
+        .filter(|def| !REMOVED_NATIVE_MODULES.contains(&def.name.as_str()))
+        .collect();
+    let host = super::externals::_toolplane_host::module_def(&builder.ctx);
+    let interp = builder
+        .add_native_modules(&defs)
+        .add_native_module(host)
+        .add_frozen_modules(rustpython_pylib::FROZEN_STDLIB)
+        .add_frozen_modules(SHIMS)
+        .init_hook(move |vm| {
+            vm.set_user_signal_channel(signal_rx);
+            if let Some(state) = rustpython_vm::common::rc::PyRc::get_mut(&mut vm.state) {
+                for name in REMOVED_NATIVE_MODULES {
+                    state.module_defs.remove(name);
+                }
+            }
+        })
+        .build();
+    let prepared = interp.enter(|vm| prepare(vm, recursion_limit).map_err(|e| describe(vm, &e)));
+    let (prelude, builtins) = prepared?;
+    Ok(SandboxVm { interp, signal_tx, prelude, builtins })
+}
+
+fn describe(vm: &VirtualMachine, exc: &rustpython_vm::builtins::PyBaseExceptionRef) -> String {
+    let mut text = String::new();
+    let _ = vm.write_exception(&mut text, exc);
+    text
+}
+
+fn prepare(vm: &VirtualMachine, recursion_limit: usize) -> PyResult<(PyRef<PyModule>, PyDictRef)> {
+    // Modules that were imported during start-up but must not stay reachable.
+    let sys_modules = vm.sys_module.get_attr("modules", vm)?;
+    for name in REMOVED_NATIVE_MODULES {
+        let _ = sys_modules.del_item(*name, vm);
+    }
+    vm.call_method(vm.sys_module.as_object(), "setrecursionlimit", (recursion_limit,))?;
+    // `os` first: our shim also answers for `posix`, which several stdlib modules probe.
+    vm.import("os", 0)?;
+    let prelude_obj = vm.import("_toolplane", 0)?;
+    let prelude = prelude_obj
+        .downcast::<PyModule>()
+        .map_err(|_| vm.new_runtime_error("the toolplane prelude is not a module"))?;
+    let host = vm.import("_toolplane_host", 0)?;
+    let time = vm.import("time", 0)?;
+    time.set_attr("sleep", host.get_attr("sleep", vm)?, vm)?;
+
+    let builtins = vm.ctx.new_dict();
+    for (key, value) in vm.builtins.dict().items_vec() {
+        builtins.set_item(&*key, value, vm)?;
+    }
+    builtins.set_item("__import__", host.get_attr("guarded_import", vm)?, vm)?;
+    builtins.set_item("open", host.get_attr("sandbox_open", vm)?, vm)?;
+    Ok((prelude, builtins))
+}
+
+/// `__import__` for snippets: top-level names outside the allowlist get a friendly error; the rest go
+/// to the real importer.
+pub(crate) fn guarded_import(args: rustpython_vm::function::FuncArgs, vm: &VirtualMachine) -> PyResult {
+    let name: Option<String> = args.args.first().and_then(|n| n.downcast_ref::<rustpython_vm::builtins::PyStr>().map(|s| s.to_string()));
+    let level = args
+        .args
+        .get(4)
+        .or_else(|| args.kwargs.get("level"))
+        .and_then(|l| l.try_to_value::<i64>(vm).ok())
+        .unwrap_or(0);
+    if let Some(name) = &name
+        && level == 0
+    {
+        let top = name.split('.').next().unwrap_or_default();
+        if !ALLOWED_IMPORTS.contains(&top) {
+            let exc = vm.new_exception_msg(
+                vm.ctx.exceptions.module_not_found_error.to_owned(),
+                format!(
+                    "No module named '{name}' in the toolplane sandbox: only a curated standard library is \
+                     available (json, re, datetime, collections, math, ...), with no host files, network or \
+                     processes; reach the outside world through the capabilities (call_tool)"
+                )
+                .into(),
+            );
+            let _ = exc.as_object().set_attr("name", vm.ctx.new_str(top), vm);
+            return Err(exc);
+        }
+    }
+    let real_import: PyObjectRef = vm.builtins.get_attr("__import__", vm)?;
+    real_import.call(args, vm)
+}
+
+use rustpython_vm::AsObject as _;

@@ -1,0 +1,126 @@
+//! Time limits for in-process runs: a watchdog thread and a sticky interrupt.
+//!
+//! RustPython checks for interrupts between bytecodes (its user-signal channel). The interrupt re-queues
+//! itself each time it fires, so a snippet that catches `BaseException` in a loop is interrupted again at
+//! its next instruction, until the run is over. The eval-breaker flag is process-global, so another VM
+//! can consume our wake-up; the watchdog therefore re-sends every few milliseconds past the deadline.
+
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::{Arc, Condvar, Mutex};
+use std::thread::JoinHandle;
+use std::time::{Duration, Instant};
+
+use rustpython_vm::builtins::PyBaseExceptionRef;
+use rustpython_vm::signal::{UserSignal, UserSignalSender};
+use rustpython_vm::VirtualMachine;
+
+/// Flags one run shares with its watchdog.
+#[derive(Debug)]
+pub(crate) struct RunFlags {
+    timeout: Duration,
+    finished: AtomicBool,
+    timed_out: AtomicBool,
+}
+
+impl RunFlags {
+    pub(crate) fn new(timeout: Duration) -> Self {
+        Self { timeout, finished: AtomicBool::new(false), timed_out: AtomicBool::new(false) }
+    }
+
+    pub(crate) fn timed_out(&self) -> bool {
+        self.timed_out.load(Ordering::SeqCst)
+    }
+
+    pub(crate) fn finished(&self) -> bool {
+        self.finished.load(Ordering::SeqCst)
+    }
+
+    /// Marks the run over: pending interrupts become no-ops.
+    pub(crate) fn finish(&self) {
+        self.finished.store(true, Ordering::SeqCst);
+    }
+
+    pub(crate) fn timeout_message(&self) -> String {
+        format!(
+            "execution timed out after {}s ([limits] timeout_seconds); make the snippet do less per run, \
+             or save partial results with save_result and continue in another run",
+            format_seconds(self.timeout.as_secs_f64())
+        )
+    }
+
+    pub(crate) fn timeout_exception(&self, vm: &VirtualMachine) -> PyBaseExceptionRef {
+        vm.new_exception_msg(vm.ctx.exceptions.timeout_error.to_owned(), self.timeout_message().into())
+    }
+}
+
+/// Seconds as Python's `%g` would show them (`30`, `0.5`).
+pub(crate) fn format_seconds(seconds: f64) -> String {
+    if seconds.fract() == 0.0 && seconds.abs() < 1e15 { format!("{}", seconds as i64) } else { format!("{seconds}") }
+}
+
+fn sticky_interrupt(tx: UserSignalSender, flags: Arc<RunFlags>) -> UserSignal {
+    Box::new(move |vm: &VirtualMachine| {
+        if flags.finished() {
+            return Ok(());
+        }
+        // Re-arm first, so an `except BaseException:` handler is interrupted at its next instruction.
+        let _ = tx.send(sticky_interrupt(tx.clone(), flags.clone()));
+        Err(flags.timeout_exception(vm))
+    })
+}
+
+/// The watchdog of one run; dropping it stops the watchdog.
+pub(crate) struct Watchdog {
+    flags: Arc<RunFlags>,
+    wake: Arc<(Mutex<bool>, Condvar)>,
+    thread: Option<JoinHandle<()>>,
+}
+
+impl Watchdog {
+    /// Starts watching: past the deadline, the run is interrupted until it finishes.
+    pub(crate) fn start(flags: Arc<RunFlags>, tx: UserSignalSender) -> Self {
+        let wake = Arc::new((Mutex::new(false), Condvar::new()));
+        let thread = {
+            let flags = flags.clone();
+            let wake = wake.clone();
+            std::thread::Builder::new()
+                .name("toolplane-watchdog".into())
+                .spawn(move || watch(&flags, &wake, tx))
+                .ok()
+        };
+        Self { flags, wake, thread }
+    }
+}
+
+fn watch(flags: &Arc<RunFlags>, wake: &(Mutex<bool>, Condvar), tx: UserSignalSender) {
+    let deadline = Instant::now() + flags.timeout;
+    let (lock, cvar) = wake;
+    let mut stopped = lock.lock().unwrap_or_else(|e| e.into_inner());
+    while !*stopped {
+        let now = Instant::now();
+        if now >= deadline {
+            break;
+        }
+        stopped = cvar.wait_timeout(stopped, deadline - now).unwrap_or_else(|e| e.into_inner()).0;
+    }
+    if *stopped {
+        return;
+    }
+    flags.timed_out.store(true, Ordering::SeqCst);
+    while !*stopped {
+        let _ = tx.send(sticky_interrupt(tx.clone(), flags.clone()));
+        stopped = cvar.wait_timeout(stopped, Duration::from_millis(5)).unwrap_or_else(|e| e.into_inner()).0;
+    }
+}
+
+impl Drop for Watchdog {
+    fn drop(&mut self) {
+        self.flags.finish();
+        let (lock, cvar) = &*self.wake;
+        *lock.lock().unwrap_or_else(|e| e.into_inner()) = true;
+        cvar.notify_all();
+        if let Some(thread) = self.thread.take() {
+            let _ = thread.join();
+        }
+    }
+}

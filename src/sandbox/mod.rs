@@ -1,0 +1,195 @@
+//! Everything that knows about RustPython. The rest of the crate talks to the sandbox in plain data:
+//! a [`RunRequest`] in, a [`RunReply`] out, host calls through a [`HostChannel`].
+
+mod convert;
+mod externals;
+mod interpreter;
+mod limits;
+mod snippet;
+
+use std::cell::RefCell;
+use std::rc::Rc;
+use std::sync::{Arc, Mutex, mpsc};
+use std::time::{Duration, Instant};
+
+pub use externals::HostChannel;
+pub use interpreter::ALLOWED_IMPORTS;
+pub use snippet::SNIPPET_FILENAME;
+pub(crate) use snippet::Bindings;
+
+use crate::capabilities::{ARTIFACTS_SAVE, Bridge, HostError};
+use crate::execution::{BACKEND_NAME, ExecutionResult};
+
+/// The limits one run is held to.
+#[derive(Debug, Clone)]
+pub(crate) struct RunLimits {
+    pub timeout: Duration,
+    pub max_output_bytes: usize,
+    pub recursion_limit: usize,
+}
+
+/// One snippet to run, with everything the sandbox needs to know.
+pub(crate) struct RunRequest {
+    pub code: String,
+    pub inputs: serde_json::Map<String, serde_json::Value>,
+    pub bindings: Bindings,
+    pub limits: RunLimits,
+    pub bridge: Bridge,
+}
+
+/// What a run produced, before the runtime adds the artifact list.
+pub(crate) struct RunReply {
+    pub result: ExecutionResult,
+    /// Handles of the artifacts this run saved, in order.
+    pub saved_artifacts: Vec<String>,
+}
+
+/// The in-process channel: every call goes straight to the bridge.
+struct DirectChannel {
+    bridge: Bridge,
+    replies: std::collections::HashMap<u64, Result<String, HostError>>,
+    saved_artifacts: Rc<RefCell<Vec<String>>>,
+}
+
+impl HostChannel for DirectChannel {
+    fn submit(&mut self, ticket: u64, name: &str, params: String) {
+        let reply = self.bridge.call(name, &params);
+        if name == ARTIFACTS_SAVE
+            && let Ok(text) = &reply
+            && let Ok(handle) = serde_json::from_str::<String>(text)
+        {
+            self.saved_artifacts.borrow_mut().push(handle);
+        }
+        self.replies.insert(ticket, reply);
+    }
+
+    fn wait(&mut self, ticket: u64) -> Result<String, HostError> {
+        self.replies.remove(&ticket).unwrap_or_else(|| Err(HostError::runtime(format!("no host call with ticket {ticket}"))))
+    }
+}
+
+/// Runs one snippet in a fresh interpreter on the current thread (which must have a large stack).
+pub(crate) fn run_fresh(request: RunRequest) -> RunReply {
+    let started = Instant::now();
+    let sandbox = match interpreter::build(request.limits.recursion_limit) {
+        Ok(vm) => vm,
+        Err(text) => {
+            let mut result = ExecutionResult::failed("SandboxError", format!("the sandbox could not start: {text}"), 0.0);
+            result.duration_ms = started.elapsed().as_secs_f64() * 1000.0;
+            return RunReply { result, saved_artifacts: Vec::new() };
+        }
+    };
+    let flags = Arc::new(limits::RunFlags::new(request.limits.timeout));
+    let saved_artifacts = Rc::new(RefCell::new(Vec::new()));
+    externals::begin_run(externals::RunState {
+        channel: Box::new(DirectChannel {
+            bridge: request.bridge.clone(),
+            replies: Default::default(),
+            saved_artifacts: saved_artifacts.clone(),
+        }),
+        next_ticket: 0,
+        local_failures: Default::default(),
+        results_enabled: request.bridge.results().is_enabled(),
+        artifacts_enabled: request.bridge.artifacts().is_enabled(),
+        flags: flags.clone(),
+    });
+    let watchdog = limits::Watchdog::start(flags.clone(), sandbox.signal_tx.clone());
+    let output = snippet::run_snippet(
+        &sandbox,
+        &request.code,
+        &request.inputs,
+        &request.bindings,
+        request.limits.max_output_bytes,
+        &flags,
+    );
+    let duration_ms = started.elapsed().as_secs_f64() * 1000.0;
+    // Tear down under the watchdog: `__del__` and atexit code must not hang the worker.
+    sandbox.interp.enter(|vm| vm.state.atexit_funcs.lock().clear());
+    sandbox.interp.finalize(None);
+    drop(watchdog);
+    externals::end_run();
+    let saved_artifacts = saved_artifacts.take();
+    RunReply {
+        result: ExecutionResult {
+            value: output.value,
+            stdout: output.stdout,
+            stderr: output.stderr,
+            duration_ms,
+            backend: BACKEND_NAME.into(),
+            error: output.error,
+            artifacts: Vec::new(),
+        },
+        saved_artifacts,
+    }
+}
+
+type Job = (RunRequest, mpsc::Sender<RunReply>);
+
+/// Stack size of sandbox threads: deep enough that RustPython's own recursion checks always fire
+/// before the native stack runs out.
+const SANDBOX_STACK_BYTES: usize = 256 << 20;
+
+/// A long-lived, large-stack worker thread that runs snippets in process, one at a time, each in a
+/// fresh interpreter (VMs are thread-affine, and a thread per run would leak RustPython's per-thread
+/// type objects).
+#[derive(Debug, Default)]
+pub(crate) struct InProcessEngine {
+    worker: Mutex<Option<mpsc::Sender<Job>>>,
+}
+
+impl InProcessEngine {
+    fn spawn_worker() -> std::io::Result<mpsc::Sender<Job>> {
+        let (tx, rx) = mpsc::channel::<Job>();
+        std::thread::Builder::new()
+            .name("toolplane-sandbox".into())
+            .stack_size(SANDBOX_STACK_BYTES)
+            .spawn(move || {
+                for (request, reply) in rx {
+                    let outcome = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| run_fresh(request)));
+                    let reply_value = outcome.unwrap_or_else(|panic| {
+                        let what = panic
+                            .downcast_ref::<&str>()
+                            .map(|s| s.to_string())
+                            .or_else(|| panic.downcast_ref::<String>().cloned())
+                            .unwrap_or_default();
+                        externals::end_run();
+                        failed_reply(
+                            "SandboxCrashedError",
+                            format!("the sandbox failed inside the VM ({what}); host-side effects of this run stand"),
+                        )
+                    });
+                    let _ = reply.send(reply_value);
+                }
+            })?;
+        Ok(tx)
+    }
+
+    /// Runs a snippet on the worker thread and waits for its reply.
+    pub(crate) fn run(&self, request: RunRequest) -> RunReply {
+        let (reply_tx, reply_rx) = mpsc::channel();
+        {
+            let mut worker = self.worker.lock().unwrap_or_else(|e| e.into_inner());
+            if worker.is_none() {
+                match Self::spawn_worker() {
+                    Ok(tx) => *worker = Some(tx),
+                    Err(e) => return failed_reply("SandboxError", format!("could not start the sandbox thread: {e}")),
+                }
+            }
+            if !worker.as_ref().is_some_and(|w| w.send((request, reply_tx)).is_ok()) {
+                *worker = None;
+                return failed_reply("SandboxCrashedError", "the sandbox thread is gone; execute again to retry".into());
+            }
+        }
+        reply_rx.recv().unwrap_or_else(|_| {
+            *self.worker.lock().unwrap_or_else(|e| e.into_inner()) = None;
+            failed_reply(
+                "SandboxCrashedError",
+                "the sandbox thread stopped during the run; host-side effects of this run stand".into(),
+            )
+        })
+    }
+}
+
+fn failed_reply(error_type: &str, message: String) -> RunReply {
+    RunReply { result: ExecutionResult::failed(error_type, message, 0.0), saved_artifacts: Vec::new() }
+}

@@ -1,0 +1,260 @@
+//! The artifact store: bytes in a private temp dir, addressed by unguessable `art_` handles.
+
+use std::collections::HashMap;
+use std::path::PathBuf;
+use std::sync::{Arc, Mutex};
+
+use super::clock::{Clock, MonotonicClock};
+use super::handle::{new_handle, py_repr};
+use crate::capabilities::HostError;
+use crate::config::ArtifactsConfig;
+
+/// The filename used when a snippet gives none.
+pub const DEFAULT_ARTIFACT_FILENAME: &str = "artifact.bin";
+/// The message every call gets once the store is disabled.
+pub const ARTIFACTS_DISABLED: &str = "artifact store is disabled";
+
+/// What the store knows of one artifact; also the shape listed in `ExecutionResult.artifacts`
+/// (plus its `uri`).
+#[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize)]
+pub struct ArtifactInfo {
+    /// The `art_` handle.
+    pub handle: String,
+    /// The validated filename.
+    pub filename: String,
+    /// The number of bytes.
+    pub size_bytes: usize,
+    /// The label given at save time (metadata only).
+    pub label: Option<String>,
+}
+
+#[derive(Debug)]
+struct Entry {
+    info: ArtifactInfo,
+    path: PathBuf,
+    saved_at: f64,
+}
+
+#[derive(Debug)]
+struct Inner {
+    root: Option<tempfile::TempDir>,
+    entries: HashMap<String, Entry>,
+    order: Vec<String>,
+    total: usize,
+    disabled: Option<String>,
+}
+
+/// The artifact store of one runtime. Files live at `<private temp dir>/<handle>/<filename>`; the
+/// directory is created on the first save and removed when the store is dropped or closed.
+///
+/// ```
+/// use toolplane::stores::ArtifactStore;
+/// let store = ArtifactStore::new(&Default::default());
+/// let h = store.save(b"\x00\x01", Some("a.bin"), None).unwrap();
+/// assert_eq!(store.load(&h).unwrap(), b"\x00\x01");
+/// assert_eq!(store.describe(&h).unwrap().filename, "a.bin");
+/// ```
+#[derive(Debug)]
+pub struct ArtifactStore {
+    max_entries: usize,
+    max_total_bytes: usize,
+    max_entry_bytes: usize,
+    ttl_seconds: f64,
+    clock: Arc<dyn Clock>,
+    inner: Mutex<Inner>,
+}
+
+/// Whether `name` is a simple filename: `^[A-Za-z0-9][A-Za-z0-9._-]*$`, at most 255 bytes.
+pub fn is_valid_filename(name: &str) -> bool {
+    let bytes = name.as_bytes();
+    !bytes.is_empty()
+        && bytes.len() <= 255
+        && bytes[0].is_ascii_alphanumeric()
+        && bytes.iter().all(|b| b.is_ascii_alphanumeric() || matches!(b, b'.' | b'_' | b'-'))
+}
+
+impl ArtifactStore {
+    /// A store with the caps of `config` and the real clock.
+    pub fn new(config: &ArtifactsConfig) -> Self {
+        Self::with_clock(config, Arc::new(MonotonicClock::new()))
+    }
+
+    /// A store with the caps of `config` and the given clock.
+    pub fn with_clock(config: &ArtifactsConfig, clock: Arc<dyn Clock>) -> Self {
+        Self {
+            max_entries: config.max_entries,
+            max_total_bytes: config.max_total_bytes,
+            max_entry_bytes: config.max_entry_bytes,
+            ttl_seconds: config.ttl_seconds,
+            clock,
+            inner: Mutex::new(Inner {
+                root: None,
+                entries: HashMap::new(),
+                order: Vec::new(),
+                total: 0,
+                disabled: (!config.enabled).then(|| ARTIFACTS_DISABLED.to_string()),
+            }),
+        }
+    }
+
+    fn lock(&self) -> std::sync::MutexGuard<'_, Inner> {
+        self.inner.lock().unwrap_or_else(|e| e.into_inner())
+    }
+
+    /// Whether saves and loads are allowed.
+    pub fn is_enabled(&self) -> bool {
+        self.lock().disabled.is_none()
+    }
+
+    /// Removes every artifact and makes every later call fail with `reason`.
+    pub fn disable(&self, reason: &str) {
+        let mut inner = self.lock();
+        Self::clear(&mut inner);
+        inner.disabled = Some(reason.to_string());
+    }
+
+    /// Removes the scratch directory and forgets every artifact; the store stays usable.
+    pub fn close(&self) {
+        Self::clear(&mut self.lock());
+    }
+
+    fn clear(inner: &mut Inner) {
+        inner.entries.clear();
+        inner.order.clear();
+        inner.total = 0;
+        if let Some(root) = inner.root.take() {
+            let _ = root.close();
+        }
+    }
+
+    /// The scratch directory, if one has been created.
+    pub fn root_dir(&self) -> Option<PathBuf> {
+        self.lock().root.as_ref().map(|r| r.path().to_path_buf())
+    }
+
+    fn purge(&self, inner: &mut Inner) {
+        let cutoff = self.clock.now() - self.ttl_seconds;
+        if inner.entries.values().all(|e| e.saved_at >= cutoff) {
+            return;
+        }
+        let Inner { entries, order, total, .. } = inner;
+        order.retain(|h| {
+            let expired = entries.get(h).is_some_and(|e| e.saved_at < cutoff);
+            if expired {
+                if let Some(e) = entries.remove(h) {
+                    *total -= e.info.size_bytes;
+                    if let Some(dir) = e.path.parent() {
+                        let _ = std::fs::remove_dir_all(dir);
+                    }
+                }
+            }
+            !expired
+        });
+    }
+
+    /// Saves `data` under a new handle. Checks run in the reference's order: enabled, filename, size,
+    /// entry count, total bytes; labels are metadata and not counted.
+    pub fn save(&self, data: &[u8], filename: Option<&str>, label: Option<&str>) -> Result<String, HostError> {
+        let mut inner = self.lock();
+        if let Some(reason) = &inner.disabled {
+            return Err(HostError::value(reason.clone()));
+        }
+        let filename = filename.unwrap_or(DEFAULT_ARTIFACT_FILENAME);
+        if !is_valid_filename(filename) {
+            return Err(HostError::value(format!(
+                "artifact filename must be a simple name like 'report.parquet' (letters, digits, dot, dash, underscore), got {}",
+                py_repr(filename)
+            )));
+        }
+        self.purge(&mut inner);
+        let size = data.len();
+        if size > self.max_entry_bytes {
+            return Err(HostError::value(format!(
+                "artifact is {size} bytes, over the per-artifact limit of {} bytes; save a smaller file",
+                self.max_entry_bytes
+            )));
+        }
+        if inner.entries.len() >= self.max_entries {
+            return Err(HostError::value(format!(
+                "artifact store is full ({} artifacts); re-use an existing handle or save less",
+                self.max_entries
+            )));
+        }
+        if inner.total + size > self.max_total_bytes {
+            return Err(HostError::value(format!(
+                "artifact store would exceed its total limit of {} bytes; save a smaller file",
+                self.max_total_bytes
+            )));
+        }
+        let root = match &inner.root {
+            Some(root) if root.path().is_dir() => root.path().to_path_buf(),
+            _ => {
+                // Created lazily; re-created if something removed it under us.
+                let dir = tempfile::Builder::new()
+                    .prefix("toolplane-artifacts-")
+                    .tempdir()
+                    .map_err(|e| HostError::runtime(format!("artifact store could not create its directory: {e}")))?;
+                let path = dir.path().to_path_buf();
+                inner.root = Some(dir);
+                path
+            }
+        };
+        let handle = new_handle("art_");
+        let dir = root.join(&handle);
+        let path = dir.join(filename);
+        let written = std::fs::create_dir(&dir).and_then(|()| std::fs::write(&path, data));
+        if let Err(e) = written {
+            let _ = std::fs::remove_dir_all(&dir);
+            return Err(HostError::runtime(format!("artifact store could not write {size} bytes: {e}")));
+        }
+        let info = ArtifactInfo {
+            handle: handle.clone(),
+            filename: filename.to_string(),
+            size_bytes: size,
+            label: label.map(str::to_string),
+        };
+        inner.entries.insert(handle.clone(), Entry { info, path, saved_at: self.clock.now() });
+        inner.order.push(handle.clone());
+        inner.total += size;
+        Ok(handle)
+    }
+
+    fn entry_path(&self, handle: &str) -> Result<(PathBuf, ArtifactInfo), HostError> {
+        let mut inner = self.lock();
+        if let Some(reason) = &inner.disabled {
+            return Err(HostError::value(reason.clone()));
+        }
+        self.purge(&mut inner);
+        inner
+            .entries
+            .get(handle)
+            .map(|e| (e.path.clone(), e.info.clone()))
+            .ok_or_else(|| HostError::value(format!("unknown or expired artifact handle: {}", py_repr(handle))))
+    }
+
+    /// The bytes of `handle`.
+    pub fn load(&self, handle: &str) -> Result<Vec<u8>, HostError> {
+        let (path, _) = self.entry_path(handle)?;
+        std::fs::read(&path)
+            .map_err(|e| HostError::value(format!("artifact {} could not be read from disk: {e}", py_repr(handle))))
+    }
+
+    /// The metadata of `handle`.
+    pub fn describe(&self, handle: &str) -> Result<ArtifactInfo, HostError> {
+        self.entry_path(handle).map(|(_, info)| info)
+    }
+
+    /// The live handles, oldest first.
+    pub fn handles(&self) -> Vec<String> {
+        let mut inner = self.lock();
+        self.purge(&mut inner);
+        inner.order.clone()
+    }
+
+    /// The live artifacts, oldest first.
+    pub fn list(&self) -> Vec<ArtifactInfo> {
+        let mut inner = self.lock();
+        self.purge(&mut inner);
+        inner.order.iter().filter_map(|h| inner.entries.get(h).map(|e| e.info.clone())).collect()
+    }
+}

@@ -1,0 +1,67 @@
+//! Unguessable handles: a prefix plus 16 random bytes as unpadded base64url (22 characters).
+
+use base64::Engine as _;
+use base64::engine::general_purpose::URL_SAFE_NO_PAD;
+use rand::Rng as _;
+
+/// The number of characters after the prefix (16 bytes, base64url without padding).
+pub const HANDLE_TOKEN_LEN: usize = 22;
+
+/// A fresh handle with the given prefix, e.g. `res_` or `art_`.
+///
+/// ```
+/// let h = toolplane::stores::new_handle("res_");
+/// assert!(h.starts_with("res_") && h.len() == 26);
+/// ```
+pub fn new_handle(prefix: &str) -> String {
+    let mut bytes = [0u8; 16];
+    rand::rng().fill_bytes(&mut bytes);
+    let mut handle = String::with_capacity(prefix.len() + HANDLE_TOKEN_LEN);
+    handle.push_str(prefix);
+    URL_SAFE_NO_PAD.encode_string(bytes, &mut handle);
+    handle
+}
+
+/// Python's `repr()` of a str, as the reference's error texts quote handles and filenames.
+pub(crate) fn py_repr(s: &str) -> String {
+    let quote = if s.contains('\'') && !s.contains('"') { '"' } else { '\'' };
+    let mut out = String::with_capacity(s.len() + 2);
+    out.push(quote);
+    for c in s.chars() {
+        match c {
+            '\\' => out.push_str("\\\\"),
+            '\n' => out.push_str("\\n"),
+            '\r' => out.push_str("\\r"),
+            '\t' => out.push_str("\\t"),
+            c if c == quote => {
+                out.push('\\');
+                out.push(c);
+            }
+            c if (c as u32) < 0x20 || c as u32 == 0x7f => out.push_str(&format!("\\x{:02x}", c as u32)),
+            c => out.push(c),
+        }
+    }
+    out.push(quote);
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn handles_have_prefix_and_url_safe_token() {
+        let h = new_handle("art_");
+        assert_eq!(h.len(), 4 + HANDLE_TOKEN_LEN);
+        assert!(h[4..].chars().all(|c| c.is_ascii_alphanumeric() || c == '-' || c == '_'));
+        assert_ne!(new_handle("art_"), h);
+    }
+
+    #[test]
+    fn repr_matches_python() {
+        assert_eq!(py_repr("res_x"), "'res_x'");
+        assert_eq!(py_repr("it's"), "\"it's\"");
+        assert_eq!(py_repr("a\nb"), "'a\\nb'");
+        assert_eq!(py_repr(""), "''");
+    }
+}

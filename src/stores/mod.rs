@@ -1,0 +1,12 @@
+//! The two stores a runtime owns: results (JSON in memory) and artifacts (bytes in a private temp dir).
+//! Plain Rust, no VM: the bridge is the only caller from a snippet.
+
+mod artifacts;
+mod clock;
+mod handle;
+mod results;
+
+pub use artifacts::{ARTIFACTS_DISABLED, ArtifactInfo, ArtifactStore, DEFAULT_ARTIFACT_FILENAME, is_valid_filename};
+pub use clock::{Clock, ManualClock, MonotonicClock};
+pub use handle::{HANDLE_TOKEN_LEN, new_handle};
+pub use results::{RESULTS_DISABLED, ResultInfo, ResultStore, non_json_message};

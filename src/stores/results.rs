@@ -1,0 +1,233 @@
+//! The result store: JSON values in host memory, addressed by unguessable `res_` handles.
+
+use std::collections::HashMap;
+use std::sync::{Arc, Mutex};
+
+use super::clock::{Clock, MonotonicClock};
+use super::handle::{new_handle, py_repr};
+use crate::capabilities::HostError;
+use crate::config::ResultsConfig;
+
+/// What the store knows of one saved result (without its payload).
+#[derive(Debug, Clone, PartialEq, serde::Serialize)]
+pub struct ResultInfo {
+    /// The `res_` handle.
+    pub handle: String,
+    /// The label given at save time (metadata only, never a lookup key).
+    pub label: Option<String>,
+    /// Payload bytes plus label bytes: what counts against the caps.
+    pub size_bytes: usize,
+    /// Seconds since the entry was saved.
+    pub age_seconds: f64,
+}
+
+#[derive(Debug)]
+struct Entry {
+    label: Option<String>,
+    payload: Arc<str>,
+    size: usize,
+    saved_at: f64,
+}
+
+#[derive(Debug)]
+struct Inner {
+    entries: HashMap<String, Entry>,
+    order: Vec<String>,
+    total: usize,
+    disabled: Option<String>,
+}
+
+/// The result store of one runtime: canonical JSON payloads with caps and a lazy TTL, in memory only.
+///
+/// Errors are [`HostError`]s with the `ValueError` base, so a snippet catches every store error as
+/// `ValueError`.
+///
+/// ```
+/// use toolplane::stores::ResultStore;
+/// let store = ResultStore::new(&Default::default());
+/// let handle = store.save_json("{\"a\": 1}", Some("demo")).unwrap();
+/// assert_eq!(&*store.payload(&handle).unwrap(), "{\"a\": 1}");
+/// ```
+#[derive(Debug)]
+pub struct ResultStore {
+    max_entries: usize,
+    max_total_bytes: usize,
+    max_entry_bytes: usize,
+    ttl_seconds: f64,
+    clock: Arc<dyn Clock>,
+    inner: Mutex<Inner>,
+}
+
+/// The message every call gets once the store is disabled.
+pub const RESULTS_DISABLED: &str = "results store is disabled";
+
+impl ResultStore {
+    /// A store with the caps of `config` and the real clock.
+    pub fn new(config: &ResultsConfig) -> Self {
+        Self::with_clock(config, Arc::new(MonotonicClock::new()))
+    }
+
+    /// A store with the caps of `config` and the given clock (tests use [`super::ManualClock`]).
+    pub fn with_clock(config: &ResultsConfig, clock: Arc<dyn Clock>) -> Self {
+        Self {
+            max_entries: config.max_entries,
+            max_total_bytes: config.max_total_bytes,
+            max_entry_bytes: config.max_entry_bytes,
+            ttl_seconds: config.ttl_seconds,
+            clock,
+            inner: Mutex::new(Inner {
+                entries: HashMap::new(),
+                order: Vec::new(),
+                total: 0,
+                disabled: (!config.enabled).then(|| RESULTS_DISABLED.to_string()),
+            }),
+        }
+    }
+
+    fn lock(&self) -> std::sync::MutexGuard<'_, Inner> {
+        self.inner.lock().unwrap_or_else(|e| e.into_inner())
+    }
+
+    /// Whether saves and loads are allowed.
+    pub fn is_enabled(&self) -> bool {
+        self.lock().disabled.is_none()
+    }
+
+    /// Clears every entry and makes every later call fail with `reason`.
+    pub fn disable(&self, reason: &str) {
+        let mut inner = self.lock();
+        inner.entries.clear();
+        inner.order.clear();
+        inner.total = 0;
+        inner.disabled = Some(reason.to_string());
+    }
+
+    fn purge(&self, inner: &mut Inner) {
+        let cutoff = self.clock.now() - self.ttl_seconds;
+        if inner.entries.values().all(|e| e.saved_at >= cutoff) {
+            return;
+        }
+        let Inner { entries, order, total, .. } = inner;
+        order.retain(|h| {
+            let expired = entries.get(h).is_some_and(|e| e.saved_at < cutoff);
+            if expired {
+                if let Some(e) = entries.remove(h) {
+                    *total -= e.size;
+                }
+            }
+            !expired
+        });
+    }
+
+    /// Saves an already canonical JSON payload (the exact text that `load` and the MCP resource serve).
+    ///
+    /// The caller guarantees `payload` is valid JSON; the sandbox produces it with Python's
+    /// `json.dumps` rules. Checks run in the reference's order: enabled, size (payload + label bytes),
+    /// entry count, total bytes.
+    pub fn save_json(&self, payload: &str, label: Option<&str>) -> Result<String, HostError> {
+        let mut inner = self.lock();
+        if let Some(reason) = &inner.disabled {
+            return Err(HostError::value(reason.clone()));
+        }
+        let size = payload.len() + label.map_or(0, str::len);
+        self.purge(&mut inner);
+        if size > self.max_entry_bytes {
+            return Err(HostError::value(format!(
+                "result is {size} bytes, over the per-entry limit of {} bytes; save a smaller projection",
+                self.max_entry_bytes
+            )));
+        }
+        if inner.entries.len() >= self.max_entries {
+            return Err(HostError::value(format!(
+                "result store is full ({} entries); re-use an existing handle or save less",
+                self.max_entries
+            )));
+        }
+        if inner.total + size > self.max_total_bytes {
+            return Err(HostError::value(format!(
+                "result store would exceed its total limit of {} bytes; save a smaller projection or re-use an existing handle",
+                self.max_total_bytes
+            )));
+        }
+        let handle = new_handle("res_");
+        inner.entries.insert(
+            handle.clone(),
+            Entry { label: label.map(str::to_string), payload: Arc::from(payload), size, saved_at: self.clock.now() },
+        );
+        inner.order.push(handle.clone());
+        inner.total += size;
+        Ok(handle)
+    }
+
+    /// Saves a JSON value, serialised with the same canonical rules as values saved from a snippet.
+    ///
+    /// ```
+    /// use toolplane::stores::ResultStore;
+    /// let store = ResultStore::new(&Default::default());
+    /// let h = store.save(&serde_json::json!({"rows": [1, 2]}), None).unwrap();
+    /// assert_eq!(&*store.payload(&h).unwrap(), "{\"rows\": [1, 2]}");
+    /// ```
+    pub fn save(&self, value: &serde_json::Value, label: Option<&str>) -> Result<String, HostError> {
+        if let Some(reason) = &self.lock().disabled {
+            return Err(HostError::value(reason.clone()));
+        }
+        // serde_json values cannot hold NaN or infinities, so every Value has a canonical form.
+        self.save_json(&crate::canonical::to_canonical_json(value), label)
+    }
+
+    /// The stored canonical JSON text of `handle`, verbatim.
+    pub fn payload(&self, handle: &str) -> Result<Arc<str>, HostError> {
+        let mut inner = self.lock();
+        if let Some(reason) = &inner.disabled {
+            return Err(HostError::value(reason.clone()));
+        }
+        self.purge(&mut inner);
+        inner
+            .entries
+            .get(handle)
+            .map(|e| e.payload.clone())
+            .ok_or_else(|| HostError::value(format!("unknown or expired result handle: {}", py_repr(handle))))
+    }
+
+    /// The stored value of `handle`, parsed (integers beyond 64 bits become floats here; the payload
+    /// text keeps them exact).
+    pub fn load(&self, handle: &str) -> Result<serde_json::Value, HostError> {
+        let payload = self.payload(handle)?;
+        serde_json::from_str(&payload).map_err(|e| HostError::runtime(format!("stored payload is not JSON: {e}")))
+    }
+
+    /// The live entries, oldest first (expired ones are purged first).
+    pub fn list(&self) -> Vec<ResultInfo> {
+        let mut inner = self.lock();
+        if inner.disabled.is_some() {
+            return Vec::new();
+        }
+        self.purge(&mut inner);
+        let now = self.clock.now();
+        inner
+            .order
+            .iter()
+            .filter_map(|h| {
+                inner.entries.get(h).map(|e| ResultInfo {
+                    handle: h.clone(),
+                    label: e.label.clone(),
+                    size_bytes: e.size,
+                    age_seconds: now - e.saved_at,
+                })
+            })
+            .collect()
+    }
+
+    /// The bytes currently counted against `max_total_bytes`.
+    pub fn total_bytes(&self) -> usize {
+        self.lock().total
+    }
+}
+
+/// The reference's text for a value that cannot be saved as JSON.
+pub fn non_json_message(top_type: &str, detail: &str) -> String {
+    format!(
+        "value of type '{top_type}' is not JSON-serializable ({detail}); save a JSON-shaped projection instead, \
+         or serialize to bytes and use save_artifact for files and binary data"
+    )
+}
