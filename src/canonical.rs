@@ -75,7 +75,12 @@ pub fn write_str(out: &mut String, code_points: impl Iterator<Item = u32>) {
             0x20..=0x7e => out.push(cp as u8 as char),
             0x10000.. => {
                 let v = cp - 0x10000;
-                let _ = write!(out, "\\u{:04x}\\u{:04x}", 0xd800 + (v >> 10), 0xdc00 + (v & 0x3ff));
+                let _ = write!(
+                    out,
+                    "\\u{:04x}\\u{:04x}",
+                    0xd800 + (v >> 10),
+                    0xdc00 + (v & 0x3ff)
+                );
             }
             _ => {
                 let _ = write!(out, "\\u{cp:04x}");
@@ -100,7 +105,11 @@ pub fn py_float_repr(f: f64) -> String {
         return "NaN".into();
     }
     if f.is_infinite() {
-        return if f > 0.0 { "Infinity".into() } else { "-Infinity".into() };
+        return if f > 0.0 {
+            "Infinity".into()
+        } else {
+            "-Infinity".into()
+        };
     }
     let sci = format!("{f:e}");
     let (mantissa, exp) = sci.split_once('e').unwrap_or((&sci, "0"));
@@ -176,6 +185,9 @@ mod tests {
     #[test]
     fn values_use_python_separators() {
         let v = serde_json::json!({"a": [1, -2, 3.0, true, null], "b": {}});
-        assert_eq!(to_canonical_json(&v), r#"{"a": [1, -2, 3.0, true, null], "b": {}}"#);
+        assert_eq!(
+            to_canonical_json(&v),
+            r#"{"a": [1, -2, 3.0, true, null], "b": {}}"#
+        );
     }
 }

@@ -46,7 +46,9 @@ pub struct ToolplaneConfig {
 
 impl Default for ToolplaneConfig {
     fn default() -> Self {
-        Self { default_backend: "rustpython".into() }
+        Self {
+            default_backend: "rustpython".into(),
+        }
     }
 }
 
@@ -68,7 +70,13 @@ pub struct ResultsConfig {
 
 impl Default for ResultsConfig {
     fn default() -> Self {
-        Self { enabled: true, max_entries: 64, max_total_bytes: 32 << 20, max_entry_bytes: 8 << 20, ttl_seconds: 3600.0 }
+        Self {
+            enabled: true,
+            max_entries: 64,
+            max_total_bytes: 32 << 20,
+            max_entry_bytes: 8 << 20,
+            ttl_seconds: 3600.0,
+        }
     }
 }
 
@@ -90,7 +98,13 @@ pub struct ArtifactsConfig {
 
 impl Default for ArtifactsConfig {
     fn default() -> Self {
-        Self { enabled: true, max_entries: 32, max_total_bytes: 256 << 20, max_entry_bytes: 64 << 20, ttl_seconds: 3600.0 }
+        Self {
+            enabled: true,
+            max_entries: 32,
+            max_total_bytes: 256 << 20,
+            max_entry_bytes: 64 << 20,
+            ttl_seconds: 3600.0,
+        }
     }
 }
 
@@ -106,7 +120,10 @@ pub struct SessionConfig {
 
 impl Default for SessionConfig {
     fn default() -> Self {
-        Self { enabled: true, max_memory_mb: 512 }
+        Self {
+            enabled: true,
+            max_memory_mb: 512,
+        }
     }
 }
 
@@ -122,7 +139,10 @@ pub struct CliConfig {
 
 impl Default for CliConfig {
     fn default() -> Self {
-        Self { mode: "disabled".into(), allow: Vec::new() }
+        Self {
+            mode: "disabled".into(),
+            allow: Vec::new(),
+        }
     }
 }
 
@@ -142,22 +162,56 @@ pub struct LimitsConfig {
 
 impl Default for LimitsConfig {
     fn default() -> Self {
-        Self { timeout_seconds: 30.0, max_memory_mb: 512, max_output_bytes: 10 << 20, max_recursion_depth: 1000 }
+        Self {
+            timeout_seconds: 30.0,
+            max_memory_mb: 512,
+            max_output_bytes: 10 << 20,
+            max_recursion_depth: 1000,
+        }
     }
 }
 
 const KNOWN_KEYS: &[(&str, &[&str])] = &[
     ("toolplane", &["default_backend"]),
-    ("results", &["enabled", "max_entries", "max_total_bytes", "max_entry_bytes", "ttl_seconds"]),
-    ("artifacts", &["enabled", "max_entries", "max_total_bytes", "max_entry_bytes", "ttl_seconds"]),
+    (
+        "results",
+        &[
+            "enabled",
+            "max_entries",
+            "max_total_bytes",
+            "max_entry_bytes",
+            "ttl_seconds",
+        ],
+    ),
+    (
+        "artifacts",
+        &[
+            "enabled",
+            "max_entries",
+            "max_total_bytes",
+            "max_entry_bytes",
+            "ttl_seconds",
+        ],
+    ),
     ("session", &["enabled", "max_memory_mb"]),
     ("cli", &["mode", "allow"]),
-    ("limits", &["timeout_seconds", "max_memory_mb", "max_output_bytes", "max_recursion_depth"]),
+    (
+        "limits",
+        &[
+            "timeout_seconds",
+            "max_memory_mb",
+            "max_output_bytes",
+            "max_recursion_depth",
+        ],
+    ),
 ];
 
 /// Tables of the Python original that this port does not support yet.
 const UNSUPPORTED_TABLES: &[(&str, &str)] = &[
-    ("mcp", "proxying MCP servers ([mcp.servers.*]) is not supported yet"),
+    (
+        "mcp",
+        "proxying MCP servers ([mcp.servers.*]) is not supported yet",
+    ),
     ("audit", "the audit log ([audit]) is not supported yet"),
     ("hybrid", "hybrid re-export ([hybrid]) is not supported yet"),
 ];
@@ -168,36 +222,48 @@ pub const BACKEND_NAMES: &[&str] = &["rustpython", "monty"];
 impl Config {
     /// Parses and validates TOML text.
     pub fn from_toml_str(text: &str) -> Result<Self, ConfigError> {
-        let table: toml::Table = text.parse().map_err(|e: toml::de::Error| ConfigError(one_line_toml_error(text, &e)))?;
+        let table: toml::Table = text
+            .parse()
+            .map_err(|e: toml::de::Error| ConfigError(one_line_toml_error(text, &e)))?;
         for (key, value) in &table {
             if let Some((_, why)) = UNSUPPORTED_TABLES.iter().find(|(t, _)| t == key) {
-                return Err(ConfigError(format!("[{key}]: {why} in toolplane (Rust); remove the table")));
+                return Err(ConfigError(format!(
+                    "[{key}]: {why} in toolplane (Rust); remove the table"
+                )));
             }
             let Some((_, keys)) = KNOWN_KEYS.iter().find(|(t, _)| t == key) else {
                 let tables: Vec<_> = KNOWN_KEYS.iter().map(|(t, _)| format!("[{t}]")).collect();
-                return Err(ConfigError(format!("unknown table or key '{key}' (known tables: {})", tables.join(", "))));
+                return Err(ConfigError(format!(
+                    "unknown table or key '{key}' (known tables: {})",
+                    tables.join(", ")
+                )));
             };
             let toml::Value::Table(inner) = value else {
                 return Err(ConfigError(format!("'{key}' must be a table ([{key}])")));
             };
             for k in inner.keys() {
                 if !keys.contains(&k.as_str()) {
-                    return Err(ConfigError(format!("unknown key '{key}.{k}' (known keys in [{key}]: {})", keys.join(", "))));
+                    return Err(ConfigError(format!(
+                        "unknown key '{key}.{k}' (known keys in [{key}]: {})",
+                        keys.join(", ")
+                    )));
                 }
             }
         }
-        let config: Config =
-            Config::deserialize(toml::Value::Table(table)).map_err(|e| ConfigError(one_line_value_error(&e)))?;
+        let config: Config = Config::deserialize(toml::Value::Table(table))
+            .map_err(|e| ConfigError(one_line_value_error(&e)))?;
         config.validate()?;
         Ok(config)
     }
 
     /// Reads, parses and validates a config file.
     pub fn load(path: &Path) -> Result<Self, ConfigError> {
-        let text = std::fs::read(path).map_err(|e| ConfigError(format!("cannot read config {}: {e}", path.display())))?;
+        let text = std::fs::read(path)
+            .map_err(|e| ConfigError(format!("cannot read config {}: {e}", path.display())))?;
         let text = String::from_utf8(text)
             .map_err(|_| ConfigError(format!("config {} is not valid UTF-8", path.display())))?;
-        Self::from_toml_str(&text).map_err(|e| ConfigError(format!("invalid config {}: {}", path.display(), e.0)))
+        Self::from_toml_str(&text)
+            .map_err(|e| ConfigError(format!("invalid config {}: {}", path.display(), e.0)))
     }
 
     /// Checks every value range and the keys this port does not support.
@@ -221,7 +287,9 @@ impl Config {
         match self.cli.mode.as_str() {
             "disabled" => {
                 if !self.cli.allow.is_empty() {
-                    return Err(ConfigError("cli.allow must be empty when cli.mode is 'disabled'".into()));
+                    return Err(ConfigError(
+                        "cli.allow must be empty when cli.mode is 'disabled'".into(),
+                    ));
                 }
             }
             "allowlist" | "ambient" => {
@@ -231,7 +299,9 @@ impl Config {
                 )));
             }
             other => {
-                return Err(ConfigError(format!("cli.mode: unknown mode '{other}' (valid: disabled, allowlist, ambient)")));
+                return Err(ConfigError(format!(
+                    "cli.mode: unknown mode '{other}' (valid: disabled, allowlist, ambient)"
+                )));
             }
         }
         let positive = [
@@ -244,7 +314,10 @@ impl Config {
             ("session.max_memory_mb", self.session.max_memory_mb),
             ("limits.max_memory_mb", self.limits.max_memory_mb),
             ("limits.max_output_bytes", self.limits.max_output_bytes),
-            ("limits.max_recursion_depth", self.limits.max_recursion_depth),
+            (
+                "limits.max_recursion_depth",
+                self.limits.max_recursion_depth,
+            ),
         ];
         for (key, value) in positive {
             if value == 0 {
@@ -258,14 +331,20 @@ impl Config {
         ];
         for (key, value) in seconds {
             if !(value.is_finite() && value > 0.0) {
-                return Err(ConfigError(format!("{key} must be a positive number of seconds, got {value}")));
+                return Err(ConfigError(format!(
+                    "{key} must be a positive number of seconds, got {value}"
+                )));
             }
         }
         if self.limits.timeout_seconds > 86_400.0 {
-            return Err(ConfigError("limits.timeout_seconds must be at most 86400 (one day)".into()));
+            return Err(ConfigError(
+                "limits.timeout_seconds must be at most 86400 (one day)".into(),
+            ));
         }
         if self.limits.max_recursion_depth > 100_000 {
-            return Err(ConfigError("limits.max_recursion_depth must be at most 100000".into()));
+            return Err(ConfigError(
+                "limits.max_recursion_depth must be at most 100000".into(),
+            ));
         }
         Ok(())
     }
@@ -331,7 +410,10 @@ mod tests {
 
     #[test]
     fn starter_round_trips_to_defaults() {
-        assert_eq!(Config::from_toml_str(STARTER_TOML).unwrap(), Config::default());
+        assert_eq!(
+            Config::from_toml_str(STARTER_TOML).unwrap(),
+            Config::default()
+        );
     }
 
     #[test]
@@ -374,9 +456,18 @@ mod tests {
             ("[mcp.servers.x]\nurl = \"http://x\"\n", "[mcp]"),
             ("[audit]\nenabled = true\n", "[audit]"),
             ("[hybrid]\nenabled = true\n", "[hybrid]"),
-            ("[toolplane]\ndefault_backend = \"local_unsafe\"\n", "local_unsafe"),
-            ("[toolplane]\ndefault_backend = \"pyodide-deno\"\n", "pyodide-deno"),
-            ("[cli]\nmode = \"allowlist\"\nallow = [\"git\"]\n", "allowlist"),
+            (
+                "[toolplane]\ndefault_backend = \"local_unsafe\"\n",
+                "local_unsafe",
+            ),
+            (
+                "[toolplane]\ndefault_backend = \"pyodide-deno\"\n",
+                "pyodide-deno",
+            ),
+            (
+                "[cli]\nmode = \"allowlist\"\nallow = [\"git\"]\n",
+                "allowlist",
+            ),
         ] {
             let e = Config::from_toml_str(text).unwrap_err();
             assert!(e.0.contains(needle), "{text}: {e}");

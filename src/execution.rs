@@ -73,7 +73,11 @@ impl ExecutionResult {
             stderr: String::new(),
             duration_ms,
             backend: BACKEND_NAME.into(),
-            error: Some(ExecutionError { error_type: error_type.into(), message: message.into(), traceback: String::new() }),
+            error: Some(ExecutionError {
+                error_type: error_type.into(),
+                message: message.into(),
+                traceback: String::new(),
+            }),
             artifacts: Vec::new(),
         }
     }

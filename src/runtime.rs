@@ -55,7 +55,11 @@ impl Toolplane {
     pub fn with_registry(config: Config, registry: Arc<Registry>) -> Self {
         let results = Arc::new(ResultStore::new(&config.results));
         let artifacts = Arc::new(ArtifactStore::new(&config.artifacts));
-        Self { bridge: Bridge::new(results, artifacts, registry), config, engine: InProcessEngine::default() }
+        Self {
+            bridge: Bridge::new(results, artifacts, registry),
+            config,
+            engine: InProcessEngine::default(),
+        }
     }
 
     /// A runtime from a `toolplane.toml`.
@@ -104,14 +108,19 @@ impl Toolplane {
         let mut collisions: Vec<&str> = inputs
             .keys()
             .map(String::as_str)
-            .filter(|name| RESERVED_NAMES.contains(name) || capabilities.iter().any(|(alias, _)| alias == name))
+            .filter(|name| {
+                RESERVED_NAMES.contains(name) || capabilities.iter().any(|(alias, _)| alias == name)
+            })
             .collect();
         if !collisions.is_empty() {
             collisions.sort_unstable();
             return Err(Error::NamespaceCollision(collisions.join(", ")));
         }
         // An alias never takes call_tool or reset_session.
-        let capabilities = capabilities.into_iter().filter(|(alias, _)| !RESERVED_NAMES.contains(&alias.as_str())).collect();
+        let capabilities = capabilities
+            .into_iter()
+            .filter(|(alias, _)| !RESERVED_NAMES.contains(&alias.as_str()))
+            .collect();
         Ok(Bindings { capabilities })
     }
 
@@ -125,7 +134,11 @@ impl Toolplane {
 
     /// Runs a snippet in a fresh VM. `inputs` become globals. Errors in the snippet are in the result;
     /// `Err` is only for inputs that collide with the runtime's bindings.
-    pub fn execute(&self, code: &str, inputs: Option<Map<String, Value>>) -> Result<ExecutionResult, Error> {
+    pub fn execute(
+        &self,
+        code: &str,
+        inputs: Option<Map<String, Value>>,
+    ) -> Result<ExecutionResult, Error> {
         let inputs = inputs.unwrap_or_default();
         let bindings = self.bindings(&inputs)?;
         let reply = self.engine.run(RunRequest {

@@ -123,38 +123,20 @@ STORE_BINDINGS = {
 }
 
 
-class OutputStream:
-    """sys.stdout / sys.stderr for one run: keeps what is written, within one shared byte budget."""
+class StdoutStream:
+    """sys.stdout for a run. `write` is native: it runs no bytecode, so a time-limit interrupt can never
+    fire inside it, and the captured text and the output budget live host-side."""
 
+    __slots__ = ()
     encoding = "utf-8"
     errors = "strict"
-
-    def __init__(self, budget, name):
-        self._budget = budget
-        self._parts = []
-        self.name = name
-
-    def write(self, text):
-        if not isinstance(text, str):
-            raise TypeError(f"write() argument must be str, not {type(text).__name__}")
-        size = len(text) if text.isascii() else len(text.encode("utf-8", "surrogatepass"))
-        budget = self._budget
-        if budget[0] + size > budget[1]:
-            budget[2] = True
-            raise MemoryError(
-                f"captured stdout/stderr exceeded the per-run output limit of {budget[1]} bytes "
-                "([limits] max_output_bytes); print less data or summarize it, then re-run"
-            )
-        budget[0] += size
-        self._parts.append(text)
-        return len(text)
+    name = "<stdout>"
+    write = staticmethod(_host.write_stdout)
+    flush = staticmethod(_host.flush)
 
     def writelines(self, lines):
         for line in lines:
             self.write(line)
-
-    def flush(self):
-        pass
 
     def isatty(self):
         return False
@@ -165,13 +147,13 @@ class OutputStream:
     def readable(self):
         return False
 
-    def getvalue(self):
-        return "".join(self._parts)
 
+class StderrStream(StdoutStream):
+    """sys.stderr for a run."""
 
-def new_streams(limit):
-    budget = [0, limit, False]
-    return budget, OutputStream(budget, "<stdout>"), OutputStream(budget, "<stderr>")
+    __slots__ = ()
+    name = "<stderr>"
+    write = staticmethod(_host.write_stderr)
 
 
 _PyCF_ONLY_AST = 0x400

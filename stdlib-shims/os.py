@@ -117,11 +117,23 @@ for _name in (
 del _name
 
 
-class error(OSError):
+error = OSError
+
+
+class stat_result(tuple):
+    """Present for isinstance checks; nothing in the sandbox produces one."""
+
+
+class DirEntry:
+    """Present for isinstance checks; os.scandir is unavailable."""
+
+
+class terminal_size(tuple):
     pass
 
 
-error = OSError
+def get_terminal_size(fd=1):
+    return terminal_size((80, 24))
 
 import posixpath as path  # noqa: E402  (posixpath imports os: this module must exist first)
 

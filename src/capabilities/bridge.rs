@@ -62,15 +62,22 @@ fn optional_str<'v>(value: &'v Value, what: &str) -> Result<Option<&'v str>, Hos
     match value {
         Value::Null => Ok(None),
         Value::String(s) => Ok(Some(s)),
-        other => Err(HostError::value(format!("{what} must be a string, got '{}'", json_type_name(other)))),
+        other => Err(HostError::value(format!(
+            "{what} must be a string, got '{}'",
+            json_type_name(other)
+        ))),
     }
 }
 
 fn handle_param(params: &Value, kind: &str) -> Result<String, HostError> {
     match params.get("handle") {
         Some(Value::String(h)) => Ok(h.clone()),
-        Some(other) => Err(HostError::value(format!("unknown or expired {kind} handle: {other}"))),
-        None => Err(HostError::type_error(format!("missing required parameter 'handle' (the {kind} handle to load)"))),
+        Some(other) => Err(HostError::value(format!(
+            "unknown or expired {kind} handle: {other}"
+        ))),
+        None => Err(HostError::type_error(format!(
+            "missing required parameter 'handle' (the {kind} handle to load)"
+        ))),
     }
 }
 
@@ -80,8 +87,16 @@ fn string_json(s: &str) -> String {
 
 impl Bridge {
     /// A bridge over this runtime's stores and a registry (which may be shared).
-    pub fn new(results: Arc<ResultStore>, artifacts: Arc<ArtifactStore>, registry: Arc<Registry>) -> Self {
-        Self { results, artifacts, registry }
+    pub fn new(
+        results: Arc<ResultStore>,
+        artifacts: Arc<ArtifactStore>,
+        registry: Arc<Registry>,
+    ) -> Self {
+        Self {
+            results,
+            artifacts,
+            registry,
+        }
     }
 
     /// This runtime's result store.
@@ -134,12 +149,17 @@ impl Bridge {
             // The store's own message (it may carry a custom reason).
             return self.results.save_json("null", None);
         }
-        let parsed: SaveResultParams<'_> = serde_json::from_str(params)
-            .map_err(|e| HostError::type_error(format!("{RESULTS_SAVE} params must be an object {{value, label}}: {e}")))?;
+        let parsed: SaveResultParams<'_> = serde_json::from_str(params).map_err(|e| {
+            HostError::type_error(format!(
+                "{RESULTS_SAVE} params must be an object {{value, label}}: {e}"
+            ))
+        })?;
         let label = optional_str(&parsed.label, "result label")?;
-        let value = parsed
-            .value
-            .ok_or_else(|| HostError::type_error(format!("missing required parameter 'value' for {RESULTS_SAVE}")))?;
+        let value = parsed.value.ok_or_else(|| {
+            HostError::type_error(format!(
+                "missing required parameter 'value' for {RESULTS_SAVE}"
+            ))
+        })?;
         let handle = self.results.save_json(value.get(), label)?;
         Ok(string_json(&handle))
     }
@@ -150,18 +170,25 @@ impl Bridge {
         }
         let params = parse_params(ARTIFACTS_SAVE, params)?;
         let data = match params.get("data_b64") {
-            Some(Value::String(s)) => {
-                STANDARD.decode(s).map_err(|e| HostError::value(format!("artifact data_b64 is not valid base64: {e}")))?
-            }
+            Some(Value::String(s)) => STANDARD.decode(s).map_err(|e| {
+                HostError::value(format!("artifact data_b64 is not valid base64: {e}"))
+            })?,
             Some(other) => {
                 return Err(HostError::value(format!(
                     "artifact data_b64 must be a base64 string, got '{}'",
                     json_type_name(other)
                 )));
             }
-            None => return Err(HostError::type_error(format!("missing required parameter 'data_b64' for {ARTIFACTS_SAVE}"))),
+            None => {
+                return Err(HostError::type_error(format!(
+                    "missing required parameter 'data_b64' for {ARTIFACTS_SAVE}"
+                )));
+            }
         };
-        let label = optional_str(params.get("label").unwrap_or(&Value::Null), "artifact label")?;
+        let label = optional_str(
+            params.get("label").unwrap_or(&Value::Null),
+            "artifact label",
+        )?;
         let filename = match params.get("filename").unwrap_or(&Value::Null) {
             Value::Null => None,
             Value::String(s) => Some(s.as_str()),
@@ -178,8 +205,8 @@ impl Bridge {
 }
 
 fn parse_params(name: &str, params: &str) -> Result<Value, HostError> {
-    let value: Value =
-        serde_json::from_str(params).map_err(|e| HostError::type_error(format!("params for {name} are not JSON: {e}")))?;
+    let value: Value = serde_json::from_str(params)
+        .map_err(|e| HostError::type_error(format!("params for {name} are not JSON: {e}")))?;
     match value {
         Value::Null => Ok(Value::Object(Default::default())),
         Value::Object(_) => Ok(value),
@@ -206,24 +233,49 @@ mod tests {
     #[test]
     fn payload_is_kept_verbatim_including_big_ints() {
         let b = bridge();
-        let h: String =
-            serde_json::from_str(&b.call(RESULTS_SAVE, r#"{"value": {"n": 123456789012345678901234567890}}"#).unwrap()).unwrap();
-        assert_eq!(b.call(RESULTS_LOAD, &format!(r#"{{"handle": "{h}"}}"#)).unwrap(), r#"{"n": 123456789012345678901234567890}"#);
+        let h: String = serde_json::from_str(
+            &b.call(
+                RESULTS_SAVE,
+                r#"{"value": {"n": 123456789012345678901234567890}}"#,
+            )
+            .unwrap(),
+        )
+        .unwrap();
+        assert_eq!(
+            b.call(RESULTS_LOAD, &format!(r#"{{"handle": "{h}"}}"#))
+                .unwrap(),
+            r#"{"n": 123456789012345678901234567890}"#
+        );
     }
 
     #[test]
     fn label_type_is_checked() {
-        let e = bridge().call(RESULTS_SAVE, r#"{"value": 1, "label": 3}"#).unwrap_err();
-        assert_eq!(e, HostError::value("result label must be a string, got 'int'"));
+        let e = bridge()
+            .call(RESULTS_SAVE, r#"{"value": 1, "label": 3}"#)
+            .unwrap_err();
+        assert_eq!(
+            e,
+            HostError::value("result label must be a string, got 'int'")
+        );
     }
 
     #[test]
     fn artifact_round_trip_over_base64() {
         let b = bridge();
-        let h: String =
-            serde_json::from_str(&b.call(ARTIFACTS_SAVE, r#"{"data_b64": "AAEC/w==", "filename": "x.bin"}"#).unwrap()).unwrap();
+        let h: String = serde_json::from_str(
+            &b.call(
+                ARTIFACTS_SAVE,
+                r#"{"data_b64": "AAEC/w==", "filename": "x.bin"}"#,
+            )
+            .unwrap(),
+        )
+        .unwrap();
         assert!(h.starts_with("art_"));
-        let reply: Value = serde_json::from_str(&b.call(ARTIFACTS_LOAD, &format!(r#"{{"handle": "{h}"}}"#)).unwrap()).unwrap();
+        let reply: Value = serde_json::from_str(
+            &b.call(ARTIFACTS_LOAD, &format!(r#"{{"handle": "{h}"}}"#))
+                .unwrap(),
+        )
+        .unwrap();
         assert_eq!(reply["data_b64"], "AAEC/w==");
         assert_eq!(reply["filename"], "x.bin");
         assert_eq!(reply["size_bytes"], 4);
@@ -232,11 +284,22 @@ mod tests {
     #[test]
     fn bad_base64_and_types_are_value_errors() {
         let b = bridge();
-        let e = b.call(ARTIFACTS_SAVE, r#"{"data_b64": "@@@"}"#).unwrap_err();
-        assert!(e.message.starts_with("artifact data_b64 is not valid base64"), "{e}");
+        let e = b
+            .call(ARTIFACTS_SAVE, r#"{"data_b64": "@@@"}"#)
+            .unwrap_err();
+        assert!(
+            e.message
+                .starts_with("artifact data_b64 is not valid base64"),
+            "{e}"
+        );
         let e = b.call(ARTIFACTS_SAVE, r#"{"data_b64": 5}"#).unwrap_err();
-        assert_eq!(e.message, "artifact data_b64 must be a base64 string, got 'int'");
-        let e = b.call(ARTIFACTS_SAVE, r#"{"data_b64": "", "label": []}"#).unwrap_err();
+        assert_eq!(
+            e.message,
+            "artifact data_b64 must be a base64 string, got 'int'"
+        );
+        let e = b
+            .call(ARTIFACTS_SAVE, r#"{"data_b64": "", "label": []}"#)
+            .unwrap_err();
         assert_eq!(e.message, "artifact label must be a string, got 'list'");
     }
 
@@ -249,9 +312,24 @@ mod tests {
 
     #[test]
     fn disabled_store_message_wins_over_bad_params() {
-        let results = ResultStore::new(&ResultsConfig { enabled: false, ..Default::default() });
-        let b = Bridge::new(Arc::new(results), Arc::new(ArtifactStore::new(&Default::default())), Arc::new(Registry::new()));
-        assert_eq!(b.call(RESULTS_SAVE, "{}").unwrap_err().message, "results store is disabled");
-        assert_eq!(b.call(RESULTS_LOAD, r#"{"handle": "res_x"}"#).unwrap_err().message, "results store is disabled");
+        let results = ResultStore::new(&ResultsConfig {
+            enabled: false,
+            ..Default::default()
+        });
+        let b = Bridge::new(
+            Arc::new(results),
+            Arc::new(ArtifactStore::new(&Default::default())),
+            Arc::new(Registry::new()),
+        );
+        assert_eq!(
+            b.call(RESULTS_SAVE, "{}").unwrap_err().message,
+            "results store is disabled"
+        );
+        assert_eq!(
+            b.call(RESULTS_LOAD, r#"{"handle": "res_x"}"#)
+                .unwrap_err()
+                .message,
+            "results store is disabled"
+        );
     }
 }

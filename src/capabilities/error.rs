@@ -61,7 +61,10 @@ pub struct HostError {
 impl HostError {
     /// An error of the given builtin base.
     pub fn new(base: BuiltinBase, message: impl Into<String>) -> Self {
-        Self { base, message: message.into() }
+        Self {
+            base,
+            message: message.into(),
+        }
     }
     /// A `ValueError`.
     pub fn value(message: impl Into<String>) -> Self {

@@ -8,6 +8,6 @@ mod registry;
 pub use bridge::Bridge;
 pub use error::{BuiltinBase, HostError};
 pub use registry::{
-    ARTIFACTS_LOAD, ARTIFACTS_SAVE, Capability, RESULTS_LOAD, RESULTS_SAVE, Registry, RegistryError, ToolHandler,
-    is_identifier, unknown_capability,
+    ARTIFACTS_LOAD, ARTIFACTS_SAVE, Capability, RESULTS_LOAD, RESULTS_SAVE, Registry,
+    RegistryError, ToolHandler, is_identifier, unknown_capability,
 };

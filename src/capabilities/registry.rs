@@ -60,7 +60,10 @@ impl std::fmt::Debug for Capability {
 impl Capability {
     /// A capability with a handler; its alias defaults to the name with every non-identifier
     /// character replaced by `_` (`orders/get` → `orders_get`).
-    pub fn new(name: impl Into<String>, handler: impl Fn(Value) -> Result<Value, HostError> + Send + Sync + 'static) -> Self {
+    pub fn new(
+        name: impl Into<String>,
+        handler: impl Fn(Value) -> Result<Value, HostError> + Send + Sync + 'static,
+    ) -> Self {
         let name = name.into();
         Self {
             alias: Some(default_alias(&name)),
@@ -118,15 +121,24 @@ impl Capability {
 
 fn default_alias(name: &str) -> String {
     let tail = name.rsplit_once(':').map_or(name, |(_, t)| t);
-    tail.chars().map(|c| if c.is_ascii_alphanumeric() || c == '_' { c } else { '_' }).collect()
+    tail.chars()
+        .map(|c| {
+            if c.is_ascii_alphanumeric() || c == '_' {
+                c
+            } else {
+                '_'
+            }
+        })
+        .collect()
 }
 
 /// Whether `s` is a Python identifier (ASCII subset) and not a keyword.
 pub fn is_identifier(s: &str) -> bool {
     const KEYWORDS: &[&str] = &[
-        "False", "None", "True", "and", "as", "assert", "async", "await", "break", "class", "continue", "def", "del",
-        "elif", "else", "except", "finally", "for", "from", "global", "if", "import", "in", "is", "lambda",
-        "nonlocal", "not", "or", "pass", "raise", "return", "try", "while", "with", "yield",
+        "False", "None", "True", "and", "as", "assert", "async", "await", "break", "class",
+        "continue", "def", "del", "elif", "else", "except", "finally", "for", "from", "global",
+        "if", "import", "in", "is", "lambda", "nonlocal", "not", "or", "pass", "raise", "return",
+        "try", "while", "with", "yield",
     ];
     let mut chars = s.chars();
     matches!(chars.next(), Some(c) if c.is_ascii_alphabetic() || c == '_')
@@ -173,7 +185,11 @@ impl Registry {
                  or as the MCP resource toolplane://results/<handle>.",
                 json!({"type": "object", "properties": {"value": {}, "label": {"type": ["string", "null"]}}, "required": ["value"]}),
             ),
-            Capability::discovery_only(RESULTS_LOAD, "Load a saved JSON value by its res_ handle.", handle.clone()),
+            Capability::discovery_only(
+                RESULTS_LOAD,
+                "Load a saved JSON value by its res_ handle.",
+                handle.clone(),
+            ),
             Capability::discovery_only(
                 ARTIFACTS_SAVE,
                 "Save bytes (base64 in data_b64) to the host's artifact store; returns an art_ handle, readable as \
@@ -187,7 +203,9 @@ impl Registry {
                 handle,
             ),
         ];
-        Self { entries: RwLock::new(entries) }
+        Self {
+            entries: RwLock::new(entries),
+        }
     }
 
     /// Adds a capability; a taken canonical name is an error.
@@ -202,12 +220,23 @@ impl Registry {
 
     /// The capability with this canonical name (hidden ones included).
     pub fn get(&self, name: &str) -> Option<Capability> {
-        self.entries.read().unwrap_or_else(|e| e.into_inner()).iter().find(|c| c.name == name).cloned()
+        self.entries
+            .read()
+            .unwrap_or_else(|e| e.into_inner())
+            .iter()
+            .find(|c| c.name == name)
+            .cloned()
     }
 
     /// Every capability that is not hidden, in registration order.
     pub fn visible(&self) -> Vec<Capability> {
-        self.entries.read().unwrap_or_else(|e| e.into_inner()).iter().filter(|c| !c.hidden).cloned().collect()
+        self.entries
+            .read()
+            .unwrap_or_else(|e| e.into_inner())
+            .iter()
+            .filter(|c| !c.hidden)
+            .cloned()
+            .collect()
     }
 
     /// Flat Python name → canonical name, for the visible capabilities with identifier aliases.
@@ -224,11 +253,13 @@ impl Registry {
     pub fn call(&self, name: &str, params: Value) -> Result<Value, HostError> {
         let capability = self.get(name).ok_or_else(|| unknown_capability(name))?;
         let Some(handler) = capability.handler else {
-            return Err(HostError::runtime(if name.starts_with("toolplane:artifacts/") {
-                "artifact capabilities are dispatched by the runtime bridge, not the registry"
-            } else {
-                "result capabilities are dispatched by the runtime bridge, not the registry"
-            }));
+            return Err(HostError::runtime(
+                if name.starts_with("toolplane:artifacts/") {
+                    "artifact capabilities are dispatched by the runtime bridge, not the registry"
+                } else {
+                    "result capabilities are dispatched by the runtime bridge, not the registry"
+                },
+            ));
         };
         match std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| handler(params))) {
             Ok(result) => result,
@@ -238,7 +269,9 @@ impl Registry {
                     .map(|s| s.to_string())
                     .or_else(|| panic.downcast_ref::<String>().cloned())
                     .unwrap_or_else(|| "no message".into());
-                Err(HostError::runtime(format!("capability {name} failed inside the host (it panicked: {what})")))
+                Err(HostError::runtime(format!(
+                    "capability {name} failed inside the host (it panicked: {what})"
+                )))
             }
         }
     }

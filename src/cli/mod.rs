@@ -14,7 +14,11 @@ const EXIT_SNIPPET_FAILED: u8 = 1;
 const EXIT_USAGE: u8 = 2;
 
 #[derive(Parser, Debug)]
-#[command(name = "toolplane", version, about = "Run AI-written Python snippets in a sandbox whose only door is the host's externals.")]
+#[command(
+    name = "toolplane",
+    version,
+    about = "Run AI-written Python snippets in a sandbox whose only door is the host's externals."
+)]
 struct Cli {
     #[command(subcommand)]
     command: Command,
@@ -90,7 +94,10 @@ pub fn main() -> ExitCode {
             .map(|s| s.to_string())
             .or_else(|| info.payload().downcast_ref::<String>().cloned())
             .unwrap_or_default();
-        let _ = writeln!(std::io::stderr(), "toolplane: internal error: {what} (this is a bug; please report it)");
+        let _ = writeln!(
+            std::io::stderr(),
+            "toolplane: internal error: {what} (this is a bug; please report it)"
+        );
     }));
     let cli = match Cli::try_parse() {
         Ok(cli) => cli,
@@ -102,7 +109,9 @@ pub fn main() -> ExitCode {
     let outcome = match cli.command {
         Command::Run(args) => run(args),
         Command::Init { config, force } => init(&config, force),
-        Command::Config { command: ConfigCommand::Check { config } } => config_check(config.as_deref()),
+        Command::Config {
+            command: ConfigCommand::Check { config },
+        } => config_check(config.as_deref()),
     };
     match outcome {
         Ok(code) => code,
@@ -119,7 +128,11 @@ fn load_config(path: Option<&Path>) -> Result<(Config, Option<PathBuf>), UsageEr
         Some(path) => Ok((Config::load(path)?, Some(path.to_path_buf()))),
         None => {
             let local = PathBuf::from("toolplane.toml");
-            if local.is_file() { Ok((Config::load(&local)?, Some(local))) } else { Ok((Config::default(), None)) }
+            if local.is_file() {
+                Ok((Config::load(&local)?, Some(local)))
+            } else {
+                Ok((Config::default(), None))
+            }
         }
     }
 }
@@ -129,16 +142,24 @@ fn parse_input(raw: &str) -> Result<(String, serde_json::Value), UsageError> {
         .split_once('=')
         .ok_or_else(|| UsageError(format!("--input expects NAME=JSON, got {raw:?}")))?;
     if !crate::capabilities::is_identifier(name) {
-        return Err(UsageError(format!("--input name {name:?} is not a Python identifier")));
+        return Err(UsageError(format!(
+            "--input name {name:?} is not a Python identifier"
+        )));
     }
-    let value = serde_json::from_str(json).map_err(|e| UsageError(format!("--input {name}: invalid JSON ({e})")))?;
+    let value = serde_json::from_str(json)
+        .map_err(|e| UsageError(format!("--input {name}: invalid JSON ({e})")))?;
     Ok((name.to_string(), value))
 }
 
 fn read_snippet(path: &Path) -> Result<String, UsageError> {
-    let bytes = std::fs::read(path).map_err(|e| UsageError(format!("cannot read {}: {e}", path.display())))?;
+    let bytes = std::fs::read(path)
+        .map_err(|e| UsageError(format!("cannot read {}: {e}", path.display())))?;
     String::from_utf8(bytes).map_err(|e| {
-        UsageError(format!("{} is not valid UTF-8 (byte {}); snippets are UTF-8 Python source", path.display(), e.utf8_error().valid_up_to()))
+        UsageError(format!(
+            "{} is not valid UTF-8 (byte {}); snippets are UTF-8 Python source",
+            path.display(),
+            e.utf8_error().valid_up_to()
+        ))
     })
 }
 
@@ -156,11 +177,17 @@ fn run(args: RunArgs) -> Result<ExitCode, UsageError> {
         let (name, value) = parse_input(raw)?;
         inputs.insert(name, value);
     }
-    let snippets = args.files.iter().map(|f| read_snippet(f)).collect::<Result<Vec<_>, _>>()?;
+    let snippets = args
+        .files
+        .iter()
+        .map(|f| read_snippet(f))
+        .collect::<Result<Vec<_>, _>>()?;
     let mut runtime = Toolplane::new(config);
     if let Some(seconds) = args.timeout {
         if !(seconds.is_finite() && seconds > 0.0 && seconds <= 86_400.0) {
-            return Err(UsageError(format!("--timeout must be a number of seconds in (0, 86400], got {seconds}")));
+            return Err(UsageError(format!(
+                "--timeout must be a number of seconds in (0, 86400], got {seconds}"
+            )));
         }
         runtime.set_timeout(seconds);
     }
@@ -171,14 +198,24 @@ fn run(args: RunArgs) -> Result<ExitCode, UsageError> {
         failed |= !result.ok();
         let mut out = stdout.lock();
         let written = if args.json {
-            writeln!(out, "{}", serde_json::to_string(&result).unwrap_or_default())
+            writeln!(
+                out,
+                "{}",
+                serde_json::to_string(&result).unwrap_or_default()
+            )
         } else {
             let mut err = std::io::stderr().lock();
             let _ = err.write_all(result.stderr.as_bytes());
-            let written = out.write_all(result.stdout.as_bytes()).and_then(|()| match &result.error {
-                None => writeln!(out, "{}", serde_json::to_string_pretty(&result.value).unwrap_or_default()),
-                Some(_) => Ok(()),
-            });
+            let written =
+                out.write_all(result.stdout.as_bytes())
+                    .and_then(|()| match &result.error {
+                        None => writeln!(
+                            out,
+                            "{}",
+                            serde_json::to_string_pretty(&result.value).unwrap_or_default()
+                        ),
+                        Some(_) => Ok(()),
+                    });
             if let Some(error) = &result.error {
                 let _ = out.flush();
                 let _ = writeln!(err, "toolplane: {}: {}", error.error_type, error.message);
@@ -195,9 +232,13 @@ fn run(args: RunArgs) -> Result<ExitCode, UsageError> {
 
 fn init(path: &Path, force: bool) -> Result<ExitCode, UsageError> {
     if path.exists() && !force {
-        return Err(UsageError(format!("{} already exists (use --force to overwrite)", path.display())));
+        return Err(UsageError(format!(
+            "{} already exists (use --force to overwrite)",
+            path.display()
+        )));
     }
-    std::fs::write(path, Config::starter_toml()).map_err(|e| UsageError(format!("cannot write {}: {e}", path.display())))?;
+    std::fs::write(path, Config::starter_toml())
+        .map_err(|e| UsageError(format!("cannot write {}: {e}", path.display())))?;
     println!("Wrote {}", path.display());
     Ok(ExitCode::SUCCESS)
 }
@@ -205,8 +246,18 @@ fn init(path: &Path, force: bool) -> Result<ExitCode, UsageError> {
 fn config_check(path: Option<&Path>) -> Result<ExitCode, UsageError> {
     let (config, used) = load_config(path)?;
     let on_off = |b: bool| if b { "enabled" } else { "disabled" };
-    println!("config: {}", used.map_or("(none: defaults)".to_string(), |p| p.display().to_string()));
-    println!("backend: rustpython{}", if config.toolplane.default_backend == "monty" { " (configured as 'monty')" } else { "" });
+    println!(
+        "config: {}",
+        used.map_or("(none: defaults)".to_string(), |p| p.display().to_string())
+    );
+    println!(
+        "backend: rustpython{}",
+        if config.toolplane.default_backend == "monty" {
+            " (configured as 'monty')"
+        } else {
+            ""
+        }
+    );
     println!(
         "results: {} (max {} entries, {} bytes total, {} bytes each, ttl {}s)",
         on_off(config.results.enabled),
@@ -223,10 +274,17 @@ fn config_check(path: Option<&Path>) -> Result<ExitCode, UsageError> {
         config.artifacts.max_entry_bytes,
         config.artifacts.ttl_seconds
     );
-    println!("session: {} (max {} MiB)", on_off(config.session.enabled), config.session.max_memory_mb);
+    println!(
+        "session: {} (max {} MiB)",
+        on_off(config.session.enabled),
+        config.session.max_memory_mb
+    );
     println!(
         "limits: timeout {}s, memory {} MiB, output {} bytes, recursion {}",
-        config.limits.timeout_seconds, config.limits.max_memory_mb, config.limits.max_output_bytes, config.limits.max_recursion_depth
+        config.limits.timeout_seconds,
+        config.limits.max_memory_mb,
+        config.limits.max_output_bytes,
+        config.limits.max_recursion_depth
     );
     println!("cli: {}", config.cli.mode);
     println!("ok");

@@ -44,7 +44,11 @@ impl ToJsonError {
             Self::Circular => "Circular reference detected".into(),
             Self::TooDeep => format!("nesting deeper than {MAX_JSON_DEPTH} levels"),
             Self::Unawaited(name) => format!("a {name}() call that was never awaited"),
-            Self::Raised(exc) => exc.as_object().str(vm).map(|s| s.to_string()).unwrap_or_default(),
+            Self::Raised(exc) => exc
+                .as_object()
+                .str(vm)
+                .map(|s| s.to_string())
+                .unwrap_or_default(),
         }
     }
 }
@@ -57,8 +61,17 @@ pub(crate) enum Mode {
 }
 
 /// Serialises a Python object to canonical JSON text.
-pub(crate) fn to_json(vm: &VirtualMachine, obj: &PyObject, mode: Mode) -> Result<String, ToJsonError> {
-    let mut writer = Writer { vm, out: String::new(), path: HashSet::new(), mode };
+pub(crate) fn to_json(
+    vm: &VirtualMachine,
+    obj: &PyObject,
+    mode: Mode,
+) -> Result<String, ToJsonError> {
+    let mut writer = Writer {
+        vm,
+        out: String::new(),
+        path: HashSet::new(),
+        mode,
+    };
     writer.value(obj, 0)?;
     Ok(writer.out)
 }
@@ -76,7 +89,10 @@ pub(crate) fn type_name(obj: &PyObject) -> String {
 }
 
 fn class_module(vm: &VirtualMachine, obj: &PyObject) -> Option<String> {
-    obj.class().__module__(vm).ok().and_then(|m| m.downcast_ref::<PyStr>().map(|s| s.to_string()))
+    obj.class()
+        .__module__(vm)
+        .ok()
+        .and_then(|m| m.downcast_ref::<PyStr>().map(|s| s.to_string()))
 }
 
 impl Writer<'_> {
@@ -96,7 +112,11 @@ impl Writer<'_> {
         if vm.is_none(obj) {
             self.out.push_str("null");
         } else if obj.class().is(vm.ctx.types.bool_type) {
-            self.out.push_str(if obj.is(&vm.ctx.true_value) { "true" } else { "false" });
+            self.out.push_str(if obj.is(&vm.ctx.true_value) {
+                "true"
+            } else {
+                "false"
+            });
         } else if let Some(i) = obj.downcast_ref::<PyInt>() {
             self.out.push_str(&i.as_bigint().to_string());
         } else if let Some(f) = obj.downcast_ref::<PyFloat>() {
@@ -132,7 +152,12 @@ impl Writer<'_> {
         Ok(())
     }
 
-    fn array(&mut self, obj: &PyObject, items: &[PyObjectRef], depth: usize) -> Result<(), ToJsonError> {
+    fn array(
+        &mut self,
+        obj: &PyObject,
+        items: &[PyObjectRef],
+        depth: usize,
+    ) -> Result<(), ToJsonError> {
         let id = self.enter(obj, depth)?;
         self.out.push('[');
         for (i, item) in items.iter().enumerate() {
@@ -154,7 +179,12 @@ impl Writer<'_> {
         } else if vm.is_none(key) {
             "null".to_string()
         } else if key.class().is(vm.ctx.types.bool_type) {
-            (if key.is(&vm.ctx.true_value) { "true" } else { "false" }).to_string()
+            (if key.is(&vm.ctx.true_value) {
+                "true"
+            } else {
+                "false"
+            })
+            .to_string()
         } else if let Some(i) = key.downcast_ref::<PyInt>() {
             i.as_bigint().to_string()
         } else if let Some(f) = key.downcast_ref::<PyFloat>() {
@@ -176,8 +206,13 @@ impl Writer<'_> {
         let module = class_module(vm, obj);
         match (module.as_deref(), name.as_str()) {
             (Some("datetime"), "datetime" | "date" | "time") => {
-                let iso = vm.call_method(obj, "isoformat", ()).map_err(ToJsonError::Raised)?;
-                let iso = iso.downcast_ref::<PyStr>().map(|s| s.to_string()).unwrap_or_default();
+                let iso = vm
+                    .call_method(obj, "isoformat", ())
+                    .map_err(ToJsonError::Raised)?;
+                let iso = iso
+                    .downcast_ref::<PyStr>()
+                    .map(|s| s.to_string())
+                    .unwrap_or_default();
                 write_str(&mut self.out, iso.chars().map(u32::from));
                 Ok(())
             }
@@ -202,7 +237,11 @@ impl Writer<'_> {
 
 /// Builds a Python object from JSON text (the host's replies and saved payloads).
 pub(crate) fn from_json_text(vm: &VirtualMachine, text: &str) -> PyResult<PyObjectRef> {
-    let mut parser = Parser { vm, bytes: text.as_bytes(), pos: 0 };
+    let mut parser = Parser {
+        vm,
+        bytes: text.as_bytes(),
+        pos: 0,
+    };
     parser.skip_ws();
     let value = parser.value(0)?;
     parser.skip_ws();
@@ -220,11 +259,16 @@ struct Parser<'a> {
 
 impl Parser<'_> {
     fn error(&self, what: &str) -> rustpython_vm::builtins::PyBaseExceptionRef {
-        self.vm.new_value_error(format!("invalid JSON from the host: {what} at byte {}", self.pos))
+        self.vm.new_value_error(format!(
+            "invalid JSON from the host: {what} at byte {}",
+            self.pos
+        ))
     }
 
     fn skip_ws(&mut self) {
-        while self.pos < self.bytes.len() && matches!(self.bytes[self.pos], b' ' | b'\t' | b'\n' | b'\r') {
+        while self.pos < self.bytes.len()
+            && matches!(self.bytes[self.pos], b' ' | b'\t' | b'\n' | b'\r')
+        {
             self.pos += 1;
         }
     }
@@ -241,7 +285,9 @@ impl Parser<'_> {
     fn value(&mut self, depth: usize) -> PyResult<PyObjectRef> {
         let vm = self.vm;
         if depth >= MAX_JSON_DEPTH {
-            return Err(vm.new_value_error(format!("JSON nesting deeper than {MAX_JSON_DEPTH} levels")));
+            return Err(
+                vm.new_value_error(format!("JSON nesting deeper than {MAX_JSON_DEPTH} levels"))
+            );
         }
         match self.bytes.get(self.pos) {
             Some(b'{') => {
@@ -321,7 +367,8 @@ impl Parser<'_> {
             }
             self.pos += 1;
         }
-        let text = std::str::from_utf8(&self.bytes[start..self.pos]).map_err(|_| self.error("bad number"))?;
+        let text = std::str::from_utf8(&self.bytes[start..self.pos])
+            .map_err(|_| self.error("bad number"))?;
         if is_float {
             let f: f64 = text.parse().map_err(|_| self.error("bad number"))?;
             return Ok(vm.ctx.new_float(f).into());
@@ -346,7 +393,10 @@ impl Parser<'_> {
                 }
                 self.pos += 1;
             }
-            out.push_str(std::str::from_utf8(&self.bytes[start..self.pos]).map_err(|_| self.error("bad UTF-8"))?);
+            out.push_str(
+                std::str::from_utf8(&self.bytes[start..self.pos])
+                    .map_err(|_| self.error("bad UTF-8"))?,
+            );
             match self.bytes.get(self.pos) {
                 Some(b'"') => {
                     self.pos += 1;
@@ -354,7 +404,10 @@ impl Parser<'_> {
                 }
                 Some(b'\\') => {
                     self.pos += 1;
-                    let escape = *self.bytes.get(self.pos).ok_or_else(|| self.error("unterminated string"))?;
+                    let escape = *self
+                        .bytes
+                        .get(self.pos)
+                        .ok_or_else(|| self.error("unterminated string"))?;
                     self.pos += 1;
                     match escape {
                         b'"' => out.push('"'),
@@ -367,7 +420,9 @@ impl Parser<'_> {
                         b't' => out.push('\t'),
                         b'u' => {
                             let first = self.hex4()?;
-                            let cp = if (0xd800..0xdc00).contains(&first) && self.bytes[self.pos..].starts_with(b"\\u") {
+                            let cp = if (0xd800..0xdc00).contains(&first)
+                                && self.bytes[self.pos..].starts_with(b"\\u")
+                            {
                                 let save = self.pos;
                                 self.pos += 2;
                                 let second = self.hex4()?;
@@ -392,7 +447,10 @@ impl Parser<'_> {
     }
 
     fn hex4(&mut self) -> PyResult<u32> {
-        let hex = self.bytes.get(self.pos..self.pos + 4).ok_or_else(|| self.error("short \\u escape"))?;
+        let hex = self
+            .bytes
+            .get(self.pos..self.pos + 4)
+            .ok_or_else(|| self.error("short \\u escape"))?;
         let hex = std::str::from_utf8(hex).map_err(|_| self.error("bad \\u escape"))?;
         let value = u32::from_str_radix(hex, 16).map_err(|_| self.error("bad \\u escape"))?;
         self.pos += 4;
@@ -405,7 +463,11 @@ pub(crate) fn from_value(vm: &VirtualMachine, value: &serde_json::Value) -> PyRe
     from_value_depth(vm, value, 0)
 }
 
-fn from_value_depth(vm: &VirtualMachine, value: &serde_json::Value, depth: usize) -> PyResult<PyObjectRef> {
+fn from_value_depth(
+    vm: &VirtualMachine,
+    value: &serde_json::Value,
+    depth: usize,
+) -> PyResult<PyObjectRef> {
     use serde_json::Value;
     if depth >= MAX_JSON_DEPTH {
         return Err(vm.new_value_error(format!("input nested deeper than {MAX_JSON_DEPTH} levels")));
@@ -424,7 +486,10 @@ fn from_value_depth(vm: &VirtualMachine, value: &serde_json::Value, depth: usize
         }
         Value::String(s) => vm.ctx.new_str(s.as_str()).into(),
         Value::Array(items) => {
-            let items = items.iter().map(|v| from_value_depth(vm, v, depth + 1)).collect::<PyResult<Vec<_>>>()?;
+            let items = items
+                .iter()
+                .map(|v| from_value_depth(vm, v, depth + 1))
+                .collect::<PyResult<Vec<_>>>()?;
             vm.ctx.new_list(items).into()
         }
         Value::Object(map) => {

@@ -31,6 +31,87 @@ pub(crate) struct RunState {
     pub results_enabled: bool,
     pub artifacts_enabled: bool,
     pub flags: Arc<RunFlags>,
+    pub output: OutputCapture,
+}
+
+/// Captured stdout/stderr of a run, within one byte budget shared by both streams.
+#[derive(Debug, Default)]
+pub(crate) struct OutputCapture {
+    pub stdout: String,
+    pub stderr: String,
+    pub limit: usize,
+    pub used: usize,
+    pub exceeded: bool,
+    /// After the run: writes (from teardown) are dropped silently.
+    pub closed: bool,
+}
+
+impl OutputCapture {
+    pub(crate) fn new(limit: usize) -> Self {
+        Self {
+            limit,
+            ..Self::default()
+        }
+    }
+}
+
+/// The message of the output limit.
+pub(crate) fn output_limit_message(limit: usize) -> String {
+    format!(
+        "captured stdout/stderr exceeded the per-run output limit of {limit} bytes ([limits] max_output_bytes); \
+         print less data or summarize it, then re-run"
+    )
+}
+
+/// Stops capturing and returns (stdout, stderr, exceeded).
+pub(crate) fn close_output() -> (String, String, bool) {
+    RUN.with(|r| match r.borrow_mut().as_mut() {
+        Some(state) => {
+            let out = &mut state.output;
+            out.closed = true;
+            (
+                std::mem::take(&mut out.stdout),
+                std::mem::take(&mut out.stderr),
+                out.exceeded,
+            )
+        }
+        None => Default::default(),
+    })
+}
+
+fn write_stream(
+    text: rustpython_vm::builtins::PyStrRef,
+    to_stderr: bool,
+    vm: &VirtualMachine,
+) -> PyResult<usize> {
+    let chars = text.char_len();
+    let outcome = RUN.with(|r| {
+        let mut run = r.borrow_mut();
+        let Some(state) = run.as_mut() else {
+            return Ok(());
+        };
+        let out = &mut state.output;
+        if out.closed {
+            return Ok(());
+        }
+        let size = text.byte_len();
+        if out.used + size > out.limit {
+            out.exceeded = true;
+            return Err(out.limit);
+        }
+        out.used += size;
+        let target = if to_stderr {
+            &mut out.stderr
+        } else {
+            &mut out.stdout
+        };
+        target.push_str(&text.as_wtf8().to_string_lossy());
+        Ok(())
+    });
+    match outcome {
+        Ok(()) => Ok(chars),
+        Err(limit) => Err(vm.new_memory_error(output_limit_message(limit))),
+    }
 }
 
 thread_local! {
@@ -50,7 +131,9 @@ pub(crate) fn end_run() -> Option<RunState> {
 fn with_run<T>(vm: &VirtualMachine, f: impl FnOnce(&mut RunState) -> T) -> PyResult<T> {
     RUN.with(|r| match r.borrow_mut().as_mut() {
         Some(state) => Ok(f(state)),
-        None => Err(vm.new_runtime_error("toolplane externals are only available while a snippet runs")),
+        None => {
+            Err(vm.new_runtime_error("toolplane externals are only available while a snippet runs"))
+        }
     })
 }
 
@@ -70,7 +153,12 @@ pub(crate) fn host_error_to_py(vm: &VirtualMachine, err: &HostError) -> PyBaseEx
 }
 
 /// Converts a call's params to JSON text, with the store's own texts for `save_result`.
-fn params_json(vm: &VirtualMachine, results_enabled: bool, name: &str, params: &PyObjectRef) -> Result<String, HostError> {
+fn params_json(
+    vm: &VirtualMachine,
+    results_enabled: bool,
+    name: &str,
+    params: &PyObjectRef,
+) -> Result<String, HostError> {
     if name == RESULTS_SAVE {
         if !results_enabled {
             return Err(HostError::value(RESULTS_DISABLED));
@@ -83,23 +171,39 @@ fn params_json(vm: &VirtualMachine, results_enabled: bool, name: &str, params: &
             Some(l) if l.downcast_ref::<PyStr>().is_some() => {
                 to_json(vm, l, Mode::Strict).map_err(|e| HostError::value(e.detail(vm)))?
             }
-            Some(l) => return Err(HostError::value(format!("result label must be a string, got '{}'", type_name(l)))),
+            Some(l) => {
+                return Err(HostError::value(format!(
+                    "result label must be a string, got '{}'",
+                    type_name(l)
+                )));
+            }
         };
-        let value = get("value").ok_or_else(|| HostError::type_error("save_result() missing required argument: 'value'"))?;
+        let value = get("value").ok_or_else(|| {
+            HostError::type_error("save_result() missing required argument: 'value'")
+        })?;
         let value_json = to_json(vm, &value, Mode::Strict).map_err(|e| match e {
             ToJsonError::Raised(exc) => raised_to_host(vm, &exc),
             other => HostError::value(non_json_message(&type_name(&value), &other.detail(vm))),
         })?;
-        return Ok(format!("{{\"value\": {value_json}, \"label\": {label_json}}}"));
+        return Ok(format!(
+            "{{\"value\": {value_json}, \"label\": {label_json}}}"
+        ));
     }
     to_json(vm, params, Mode::Strict).map_err(|e| match e {
         ToJsonError::Raised(exc) => raised_to_host(vm, &exc),
-        other => HostError::type_error(format!("params for {name} are not JSON-serializable ({})", other.detail(vm))),
+        other => HostError::type_error(format!(
+            "params for {name} are not JSON-serializable ({})",
+            other.detail(vm)
+        )),
     })
 }
 
 fn raised_to_host(vm: &VirtualMachine, exc: &PyBaseExceptionRef) -> HostError {
-    let message = exc.as_object().str(vm).map(|s| s.to_string()).unwrap_or_default();
+    let message = exc
+        .as_object()
+        .str(vm)
+        .map(|s| s.to_string())
+        .unwrap_or_default();
     HostError::value(format!("{}: {message}", exc.class().name()))
 }
 
@@ -110,7 +214,11 @@ pub(crate) mod _toolplane_host {
     /// Starts a host call and returns its ticket. Problems with the arguments are kept and raised
     /// when the call is awaited, like any host error.
     #[pyfunction]
-    fn submit(name: rustpython_vm::builtins::PyStrRef, params: PyObjectRef, vm: &VirtualMachine) -> PyResult<u64> {
+    fn submit(
+        name: rustpython_vm::builtins::PyStrRef,
+        params: PyObjectRef,
+        vm: &VirtualMachine,
+    ) -> PyResult<u64> {
         let name = name.to_string();
         // Convert outside the RUN borrow: conversion may run Python code (isoformat).
         let (results_enabled, ticket) = with_run(vm, |s| {
@@ -140,6 +248,28 @@ pub(crate) mod _toolplane_host {
             Err(err) => Err(host_error_to_py(vm, &err)),
         }
     }
+
+    /// `sys.stdout.write`: captured, within the run's output budget.
+    #[pyfunction]
+    fn write_stdout(
+        text: rustpython_vm::builtins::PyStrRef,
+        vm: &VirtualMachine,
+    ) -> PyResult<usize> {
+        write_stream(text, false, vm)
+    }
+
+    /// `sys.stderr.write`.
+    #[pyfunction]
+    fn write_stderr(
+        text: rustpython_vm::builtins::PyStrRef,
+        vm: &VirtualMachine,
+    ) -> PyResult<usize> {
+        write_stream(text, true, vm)
+    }
+
+    /// `flush()` of the captured streams: nothing to do.
+    #[pyfunction]
+    fn flush() {}
 
     /// Whether this run may save artifacts (so the sugar can refuse before encoding the bytes).
     #[pyfunction]
@@ -196,5 +326,43 @@ pub(crate) mod _toolplane_host {
             }
             std::thread::sleep((end - now).min(std::time::Duration::from_millis(10)));
         }
+    }
+}
+
+/// A `marshal` without its risk: importlib imports the module, but a sandbox has no bytecode to load,
+/// and `loads` of crafted bytes is a classic way to crash a VM.
+#[rustpython_vm::pymodule(name = "marshal")]
+pub(crate) mod safe_marshal {
+    use rustpython_vm::{PyResult, VirtualMachine, function::FuncArgs};
+
+    #[pyattr]
+    #[allow(non_upper_case_globals)]
+    const version: u32 = 4;
+
+    fn refuse(what: &str, vm: &VirtualMachine) -> PyResult {
+        Err(vm.new_exception_msg(
+            vm.ctx.exceptions.permission_error.to_owned(),
+            format!("marshal.{what} is not available in the toolplane sandbox").into(),
+        ))
+    }
+
+    #[pyfunction]
+    fn loads(_args: FuncArgs, vm: &VirtualMachine) -> PyResult {
+        refuse("loads", vm)
+    }
+
+    #[pyfunction]
+    fn load(_args: FuncArgs, vm: &VirtualMachine) -> PyResult {
+        refuse("load", vm)
+    }
+
+    #[pyfunction]
+    fn dumps(_args: FuncArgs, vm: &VirtualMachine) -> PyResult {
+        refuse("dumps", vm)
+    }
+
+    #[pyfunction]
+    fn dump(_args: FuncArgs, vm: &VirtualMachine) -> PyResult {
+        refuse("dump", vm)
     }
 }

@@ -6,26 +6,98 @@ use rustpython_vm::signal::{UserSignalSender, user_signal_channel};
 use rustpython_vm::{Interpreter, PyObjectRef, PyRef, PyResult, Settings, VirtualMachine};
 
 /// Python modules we ship into the sandbox (`stdlib-shims/`), frozen into the binary.
-static SHIMS: &rustpython_vm::frozen::FrozenLib = rustpython_vm::py_freeze!(dir = "../../stdlib-shims");
+static SHIMS: &rustpython_vm::frozen::FrozenLib =
+    rustpython_vm::py_freeze!(dir = "../../stdlib-shims");
 
 /// Top-level modules a snippet may import. What is not compiled in cannot be imported at all (there is
 /// no `posix`, `socket`, `_ctypes`, `select` or file importer in this build); this list is the friendly
 /// front door on top of that boundary.
 pub const ALLOWED_IMPORTS: &[&str] = &[
-    "__future__", "abc", "array", "ast", "asyncio", "base64", "binascii", "bisect", "bz2", "calendar", "cmath",
-    "codecs", "collections", "colorsys", "contextlib", "contextvars", "copy", "copyreg", "csv", "dataclasses",
-    "datetime", "decimal", "difflib", "enum", "errno", "fnmatch", "fractions", "functools", "graphlib", "gzip",
-    "hashlib", "heapq", "hmac", "html", "inspect", "io", "ipaddress", "itertools", "json", "keyword", "logging",
-    "lzma", "math", "numbers", "operator", "os", "pathlib", "pickle", "pprint", "queue", "random", "re", "reprlib",
-    "secrets", "shlex", "stat", "statistics", "string", "struct", "sys", "textwrap", "time", "tomllib", "traceback",
-    "types", "typing", "unicodedata", "urllib", "uuid", "warnings", "weakref", "zlib",
+    "__future__",
+    "abc",
+    "array",
+    "ast",
+    "asyncio",
+    "base64",
+    "binascii",
+    "bisect",
+    "builtins",
+    "bz2",
+    "calendar",
+    "cmath",
+    "codecs",
+    "collections",
+    "colorsys",
+    "contextlib",
+    "contextvars",
+    "copy",
+    "copyreg",
+    "csv",
+    "dataclasses",
+    "datetime",
+    "decimal",
+    "difflib",
+    "enum",
+    "errno",
+    "fnmatch",
+    "fractions",
+    "functools",
+    "graphlib",
+    "gzip",
+    "hashlib",
+    "heapq",
+    "hmac",
+    "html",
+    "inspect",
+    "io",
+    "ipaddress",
+    "itertools",
+    "json",
+    "keyword",
+    "logging",
+    "lzma",
+    "math",
+    "numbers",
+    "operator",
+    "os",
+    "pathlib",
+    "pickle",
+    "pprint",
+    "queue",
+    "random",
+    "re",
+    "reprlib",
+    "secrets",
+    "shlex",
+    "stat",
+    "statistics",
+    "string",
+    "struct",
+    "sys",
+    "textwrap",
+    "time",
+    "tomllib",
+    "traceback",
+    "types",
+    "typing",
+    "unicodedata",
+    "urllib",
+    "uuid",
+    "warnings",
+    "weakref",
+    "zlib",
 ];
 
 /// Native modules removed from the interpreter before it starts: they give a snippet nothing but risk
 /// (crafted bytecode, sub-interpreters, test hooks, heap walks).
 const REMOVED_NATIVE_MODULES: &[&str] = &[
-    "marshal", "_interpreters", "_interpchannels", "_interpqueues", "_testinternalcapi", "_remote_debugging",
-    "gc", "_symtable", "_opcode",
+    "_interpreters",
+    "_interpchannels",
+    "_interpqueues",
+    "_testinternalcapi",
+    "_remote_debugging",
+    "gc",
+    "_symtable",
 ];
 
 /// One interpreter, set up for snippets.
@@ -57,6 +129,7 @@ pub(crate) fn build(recursion_limit: usize) -> Result<SandboxVm, String> {
         .filter(|def| !REMOVED_NATIVE_MODULES.contains(&def.name.as_str()))
         .collect();
     let host = super::externals::_toolplane_host::module_def(&builder.ctx);
+    let marshal = super::externals::safe_marshal::module_def(&builder.ctx);
     let interp = builder
         .add_native_modules(&defs)
         .add_native_module(host)
@@ -68,12 +141,18 @@ pub(crate) fn build(recursion_limit: usize) -> Result<SandboxVm, String> {
                 for name in REMOVED_NATIVE_MODULES {
                     state.module_defs.remove(name);
                 }
+                state.module_defs.insert("marshal", marshal);
             }
         })
         .build();
     let prepared = interp.enter(|vm| prepare(vm, recursion_limit).map_err(|e| describe(vm, &e)));
     let (prelude, builtins) = prepared?;
-    Ok(SandboxVm { interp, signal_tx, prelude, builtins })
+    Ok(SandboxVm {
+        interp,
+        signal_tx,
+        prelude,
+        builtins,
+    })
 }
 
 fn describe(vm: &VirtualMachine, exc: &rustpython_vm::builtins::PyBaseExceptionRef) -> String {
@@ -88,7 +167,11 @@ fn prepare(vm: &VirtualMachine, recursion_limit: usize) -> PyResult<(PyRef<PyMod
     for name in REMOVED_NATIVE_MODULES {
         let _ = sys_modules.del_item(*name, vm);
     }
-    vm.call_method(vm.sys_module.as_object(), "setrecursionlimit", (recursion_limit,))?;
+    vm.call_method(
+        vm.sys_module.as_object(),
+        "setrecursionlimit",
+        (recursion_limit,),
+    )?;
     // `os` first: our shim also answers for `posix`, which several stdlib modules probe.
     vm.import("os", 0)?;
     let prelude_obj = vm.import("_toolplane", 0)?;
@@ -110,8 +193,14 @@ fn prepare(vm: &VirtualMachine, recursion_limit: usize) -> PyResult<(PyRef<PyMod
 
 /// `__import__` for snippets: top-level names outside the allowlist get a friendly error; the rest go
 /// to the real importer.
-pub(crate) fn guarded_import(args: rustpython_vm::function::FuncArgs, vm: &VirtualMachine) -> PyResult {
-    let name: Option<String> = args.args.first().and_then(|n| n.downcast_ref::<rustpython_vm::builtins::PyStr>().map(|s| s.to_string()));
+pub(crate) fn guarded_import(
+    args: rustpython_vm::function::FuncArgs,
+    vm: &VirtualMachine,
+) -> PyResult {
+    let name: Option<String> = args.args.first().and_then(|n| {
+        n.downcast_ref::<rustpython_vm::builtins::PyStr>()
+            .map(|s| s.to_string())
+    });
     let level = args
         .args
         .get(4)

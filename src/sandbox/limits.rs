@@ -10,9 +10,9 @@ use std::sync::{Arc, Condvar, Mutex};
 use std::thread::JoinHandle;
 use std::time::{Duration, Instant};
 
+use rustpython_vm::VirtualMachine;
 use rustpython_vm::builtins::PyBaseExceptionRef;
 use rustpython_vm::signal::{UserSignal, UserSignalSender};
-use rustpython_vm::VirtualMachine;
 
 /// Flags one run shares with its watchdog.
 #[derive(Debug)]
@@ -24,7 +24,11 @@ pub(crate) struct RunFlags {
 
 impl RunFlags {
     pub(crate) fn new(timeout: Duration) -> Self {
-        Self { timeout, finished: AtomicBool::new(false), timed_out: AtomicBool::new(false) }
+        Self {
+            timeout,
+            finished: AtomicBool::new(false),
+            timed_out: AtomicBool::new(false),
+        }
     }
 
     pub(crate) fn timed_out(&self) -> bool {
@@ -49,13 +53,20 @@ impl RunFlags {
     }
 
     pub(crate) fn timeout_exception(&self, vm: &VirtualMachine) -> PyBaseExceptionRef {
-        vm.new_exception_msg(vm.ctx.exceptions.timeout_error.to_owned(), self.timeout_message().into())
+        vm.new_exception_msg(
+            vm.ctx.exceptions.timeout_error.to_owned(),
+            self.timeout_message().into(),
+        )
     }
 }
 
 /// Seconds as Python's `%g` would show them (`30`, `0.5`).
 pub(crate) fn format_seconds(seconds: f64) -> String {
-    if seconds.fract() == 0.0 && seconds.abs() < 1e15 { format!("{}", seconds as i64) } else { format!("{seconds}") }
+    if seconds.fract() == 0.0 && seconds.abs() < 1e15 {
+        format!("{}", seconds as i64)
+    } else {
+        format!("{seconds}")
+    }
 }
 
 fn sticky_interrupt(tx: UserSignalSender, flags: Arc<RunFlags>) -> UserSignal {
@@ -88,7 +99,11 @@ impl Watchdog {
                 .spawn(move || watch(&flags, &wake, tx))
                 .ok()
         };
-        Self { flags, wake, thread }
+        Self {
+            flags,
+            wake,
+            thread,
+        }
     }
 }
 
@@ -101,7 +116,10 @@ fn watch(flags: &Arc<RunFlags>, wake: &(Mutex<bool>, Condvar), tx: UserSignalSen
         if now >= deadline {
             break;
         }
-        stopped = cvar.wait_timeout(stopped, deadline - now).unwrap_or_else(|e| e.into_inner()).0;
+        stopped = cvar
+            .wait_timeout(stopped, deadline - now)
+            .unwrap_or_else(|e| e.into_inner())
+            .0;
     }
     if *stopped {
         return;
@@ -109,7 +127,10 @@ fn watch(flags: &Arc<RunFlags>, wake: &(Mutex<bool>, Condvar), tx: UserSignalSen
     flags.timed_out.store(true, Ordering::SeqCst);
     while !*stopped {
         let _ = tx.send(sticky_interrupt(tx.clone(), flags.clone()));
-        stopped = cvar.wait_timeout(stopped, Duration::from_millis(5)).unwrap_or_else(|e| e.into_inner()).0;
+        stopped = cvar
+            .wait_timeout(stopped, Duration::from_millis(5))
+            .unwrap_or_else(|e| e.into_inner())
+            .0;
     }
 }
 

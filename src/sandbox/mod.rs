@@ -14,8 +14,8 @@ use std::time::{Duration, Instant};
 
 pub use externals::HostChannel;
 pub use interpreter::ALLOWED_IMPORTS;
-pub use snippet::SNIPPET_FILENAME;
 pub(crate) use snippet::Bindings;
+pub use snippet::SNIPPET_FILENAME;
 
 use crate::capabilities::{ARTIFACTS_SAVE, Bridge, HostError};
 use crate::execution::{BACKEND_NAME, ExecutionResult};
@@ -64,7 +64,11 @@ impl HostChannel for DirectChannel {
     }
 
     fn wait(&mut self, ticket: u64) -> Result<String, HostError> {
-        self.replies.remove(&ticket).unwrap_or_else(|| Err(HostError::runtime(format!("no host call with ticket {ticket}"))))
+        self.replies.remove(&ticket).unwrap_or_else(|| {
+            Err(HostError::runtime(format!(
+                "no host call with ticket {ticket}"
+            )))
+        })
     }
 }
 
@@ -74,9 +78,16 @@ pub(crate) fn run_fresh(request: RunRequest) -> RunReply {
     let sandbox = match interpreter::build(request.limits.recursion_limit) {
         Ok(vm) => vm,
         Err(text) => {
-            let mut result = ExecutionResult::failed("SandboxError", format!("the sandbox could not start: {text}"), 0.0);
+            let mut result = ExecutionResult::failed(
+                "SandboxError",
+                format!("the sandbox could not start: {text}"),
+                0.0,
+            );
             result.duration_ms = started.elapsed().as_secs_f64() * 1000.0;
-            return RunReply { result, saved_artifacts: Vec::new() };
+            return RunReply {
+                result,
+                saved_artifacts: Vec::new(),
+            };
         }
     };
     let flags = Arc::new(limits::RunFlags::new(request.limits.timeout));
@@ -92,6 +103,7 @@ pub(crate) fn run_fresh(request: RunRequest) -> RunReply {
         results_enabled: request.bridge.results().is_enabled(),
         artifacts_enabled: request.bridge.artifacts().is_enabled(),
         flags: flags.clone(),
+        output: externals::OutputCapture::new(request.limits.max_output_bytes),
     });
     let watchdog = limits::Watchdog::start(flags.clone(), sandbox.signal_tx.clone());
     let output = snippet::run_snippet(
@@ -104,7 +116,9 @@ pub(crate) fn run_fresh(request: RunRequest) -> RunReply {
     );
     let duration_ms = started.elapsed().as_secs_f64() * 1000.0;
     // Tear down under the watchdog: `__del__` and atexit code must not hang the worker.
-    sandbox.interp.enter(|vm| vm.state.atexit_funcs.lock().clear());
+    sandbox
+        .interp
+        .enter(|vm| vm.state.atexit_funcs.lock().clear());
     sandbox.interp.finalize(None);
     drop(watchdog);
     externals::end_run();
@@ -172,24 +186,39 @@ impl InProcessEngine {
             if worker.is_none() {
                 match Self::spawn_worker() {
                     Ok(tx) => *worker = Some(tx),
-                    Err(e) => return failed_reply("SandboxError", format!("could not start the sandbox thread: {e}")),
+                    Err(e) => {
+                        return failed_reply(
+                            "SandboxError",
+                            format!("could not start the sandbox thread: {e}"),
+                        );
+                    }
                 }
             }
-            if !worker.as_ref().is_some_and(|w| w.send((request, reply_tx)).is_ok()) {
+            if !worker
+                .as_ref()
+                .is_some_and(|w| w.send((request, reply_tx)).is_ok())
+            {
                 *worker = None;
-                return failed_reply("SandboxCrashedError", "the sandbox thread is gone; execute again to retry".into());
+                return failed_reply(
+                    "SandboxCrashedError",
+                    "the sandbox thread is gone; execute again to retry".into(),
+                );
             }
         }
         reply_rx.recv().unwrap_or_else(|_| {
             *self.worker.lock().unwrap_or_else(|e| e.into_inner()) = None;
             failed_reply(
                 "SandboxCrashedError",
-                "the sandbox thread stopped during the run; host-side effects of this run stand".into(),
+                "the sandbox thread stopped during the run; host-side effects of this run stand"
+                    .into(),
             )
         })
     }
 }
 
 fn failed_reply(error_type: &str, message: String) -> RunReply {
-    RunReply { result: ExecutionResult::failed(error_type, message, 0.0), saved_artifacts: Vec::new() }
+    RunReply {
+        result: ExecutionResult::failed(error_type, message, 0.0),
+        saved_artifacts: Vec::new(),
+    }
 }

@@ -1,7 +1,7 @@
 //! Running one snippet in a prepared VM: compile (as the body of an `async def`, from its AST), bind the
 //! namespace, drive the coroutine from Rust, capture output, convert the value.
 
-use rustpython_vm::builtins::{PyBaseExceptionRef, PyDictRef, PyStr};
+use rustpython_vm::builtins::{PyBaseExceptionRef, PyDictRef};
 use rustpython_vm::scope::Scope;
 use rustpython_vm::{AsObject, PyObjectRef, PyResult, VirtualMachine};
 
@@ -29,8 +29,7 @@ pub(crate) struct Bindings {
 }
 
 /// The guidance appended to every unawaited-call error.
-pub(crate) const AWAIT_HINT: &str =
-    "capability and result-store calls are async — add `await` (e.g. `handle = await save_result(value)`)";
+pub(crate) const AWAIT_HINT: &str = "capability and result-store calls are async — add `await` (e.g. `handle = await save_result(value)`)";
 
 pub(crate) fn run_snippet(
     sandbox: &SandboxVm,
@@ -41,29 +40,19 @@ pub(crate) fn run_snippet(
     flags: &RunFlags,
 ) -> SnippetOutput {
     sandbox.interp.enter(|vm| {
-        let streams = match vm.call_method(sandbox.prelude.as_object(), "new_streams", (max_output_bytes,)) {
-            Ok(s) => s,
-            Err(exc) => return failed(vm, &exc, String::new(), String::new()),
-        };
-        let parts: Vec<PyObjectRef> = vm.extract_elements_with(&streams, Ok).unwrap_or_default();
-        let [budget, out, err] = <[PyObjectRef; 3]>::try_from(parts).unwrap_or_else(|_| unreachable!("new_streams returns 3 items"));
-        let _ = vm.sys_module.set_attr("stdout", out.clone(), vm);
-        let _ = vm.sys_module.set_attr("stderr", err.clone(), vm);
+        if let Ok(prelude) = sandbox.prelude.as_object().get_attr("StdoutStream", vm)
+            && let Ok(out) = prelude.call((), vm)
+        {
+            let _ = vm.sys_module.set_attr("stdout", out, vm);
+        }
+        if let Ok(prelude) = sandbox.prelude.as_object().get_attr("StderrStream", vm)
+            && let Ok(err) = prelude.call((), vm)
+        {
+            let _ = vm.sys_module.set_attr("stderr", err, vm);
+        }
 
         let outcome = execute(vm, sandbox, code, inputs, bindings);
-
-        let read = |stream: &PyObjectRef| {
-            vm.call_method(stream, "getvalue", ())
-                .ok()
-                .and_then(|v| v.downcast_ref::<PyStr>().map(|s| s.to_string()))
-                .unwrap_or_default()
-        };
-        let stdout = read(&out);
-        let stderr = read(&err);
-        let output_exceeded = vm
-            .call_method(&budget, "__getitem__", (2,))
-            .map(|flag| flag.is(&vm.ctx.true_value))
-            .unwrap_or(false);
+        let (stdout, stderr, output_exceeded) = super::externals::close_output();
 
         if flags.timed_out() {
             return SnippetOutput {
@@ -80,11 +69,7 @@ pub(crate) fn run_snippet(
         match outcome {
             Err(exc) => failed(vm, &exc, stdout, stderr),
             Ok(_) if output_exceeded => {
-                let message = format!(
-                    "captured stdout/stderr exceeded the per-run output limit of {max_output_bytes} bytes \
-                     ([limits] max_output_bytes); print less data or summarize it, then re-run"
-                );
-                plain_error("MemoryError", message, stdout, stderr)
+                plain_error("MemoryError", super::externals::output_limit_message(max_output_bytes), stdout, stderr)
             }
             Ok(value) => {
                 if let Some(line) = unawaited_output_line(&stdout) {
@@ -121,7 +106,9 @@ pub(crate) fn run_snippet(
 }
 
 fn unawaited_output_line(stdout: &str) -> Option<&str> {
-    stdout.lines().find(|l| l.contains("<unawaited toolplane call "))
+    stdout
+        .lines()
+        .find(|l| l.contains("<unawaited toolplane call "))
 }
 
 fn plain_error(error_type: &str, message: String, stdout: String, stderr: String) -> SnippetOutput {
@@ -129,18 +116,36 @@ fn plain_error(error_type: &str, message: String, stdout: String, stderr: String
         value: serde_json::Value::Null,
         stdout,
         stderr,
-        error: Some(ExecutionError { error_type: error_type.into(), message, traceback: String::new() }),
+        error: Some(ExecutionError {
+            error_type: error_type.into(),
+            message,
+            traceback: String::new(),
+        }),
     }
 }
 
-fn failed(vm: &VirtualMachine, exc: &PyBaseExceptionRef, stdout: String, stderr: String) -> SnippetOutput {
-    SnippetOutput { value: serde_json::Value::Null, stdout, stderr, error: Some(describe_exception(vm, exc)) }
+fn failed(
+    vm: &VirtualMachine,
+    exc: &PyBaseExceptionRef,
+    stdout: String,
+    stderr: String,
+) -> SnippetOutput {
+    SnippetOutput {
+        value: serde_json::Value::Null,
+        stdout,
+        stderr,
+        error: Some(describe_exception(vm, exc)),
+    }
 }
 
 /// Type name, `str(exc)` and a traceback whose frames are the snippet's lines.
 pub(crate) fn describe_exception(vm: &VirtualMachine, exc: &PyBaseExceptionRef) -> ExecutionError {
     let error_type = exc.class().name().to_string();
-    let message = exc.as_object().str(vm).map(|s| s.to_string()).unwrap_or_default();
+    let message = exc
+        .as_object()
+        .str(vm)
+        .map(|s| s.to_string())
+        .unwrap_or_default();
     if exc.fast_isinstance(vm.ctx.exceptions.syntax_error) {
         // The frames are the prelude's compile call; the caret display is what matters.
         exc.set_traceback(None);
@@ -152,7 +157,11 @@ pub(crate) fn describe_exception(vm: &VirtualMachine, exc: &PyBaseExceptionRef) 
         .filter(|l| !l.contains("<frozen") && !l.trim_start().starts_with("File \"_toolplane"))
         .collect::<Vec<_>>()
         .join("\n");
-    ExecutionError { error_type, message, traceback }
+    ExecutionError {
+        error_type,
+        message,
+        traceback,
+    }
 }
 
 fn new_globals(
@@ -167,7 +176,9 @@ fn new_globals(
     let prelude = sandbox.prelude.as_object();
     // Precedence, lowest first: store sugar < inputs < capability aliases < call_tool.
     let sugar = prelude.get_attr("STORE_BINDINGS", vm)?;
-    let sugar = sugar.downcast::<rustpython_vm::builtins::PyDict>().map_err(|_| vm.new_runtime_error("bad prelude"))?;
+    let sugar = sugar
+        .downcast::<rustpython_vm::builtins::PyDict>()
+        .map_err(|_| vm.new_runtime_error("bad prelude"))?;
     for (name, func) in sugar.items_vec() {
         globals.set_item(&*name, func, vm)?;
     }
@@ -176,7 +187,13 @@ fn new_globals(
     }
     let make = prelude.get_attr("make_capability", vm)?;
     for (alias, canonical) in &bindings.capabilities {
-        let func = make.call((vm.ctx.new_str(canonical.as_str()), vm.ctx.new_str(alias.as_str())), vm)?;
+        let func = make.call(
+            (
+                vm.ctx.new_str(canonical.as_str()),
+                vm.ctx.new_str(alias.as_str()),
+            ),
+            vm,
+        )?;
         globals.set_item(alias.as_str(), func, vm)?;
     }
     globals.set_item("call_tool", prelude.get_attr("call_tool", vm)?, vm)?;
@@ -190,8 +207,11 @@ fn execute(
     inputs: &serde_json::Map<String, serde_json::Value>,
     bindings: &Bindings,
 ) -> PyResult<PyObjectRef> {
-    let compiled =
-        vm.call_method(sandbox.prelude.as_object(), "compile_snippet", (vm.ctx.new_str(code), vm.ctx.new_str(SNIPPET_FILENAME)))?;
+    let compiled = vm.call_method(
+        sandbox.prelude.as_object(),
+        "compile_snippet",
+        (vm.ctx.new_str(code), vm.ctx.new_str(SNIPPET_FILENAME)),
+    )?;
     let code_obj = compiled
         .downcast::<rustpython_vm::builtins::PyCode>()
         .map_err(|_| vm.new_runtime_error("compile_snippet did not return code"))?;

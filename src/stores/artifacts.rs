@@ -70,7 +70,9 @@ pub fn is_valid_filename(name: &str) -> bool {
     !bytes.is_empty()
         && bytes.len() <= 255
         && bytes[0].is_ascii_alphanumeric()
-        && bytes.iter().all(|b| b.is_ascii_alphanumeric() || matches!(b, b'.' | b'_' | b'-'))
+        && bytes
+            .iter()
+            .all(|b| b.is_ascii_alphanumeric() || matches!(b, b'.' | b'_' | b'-'))
 }
 
 impl ArtifactStore {
@@ -137,7 +139,12 @@ impl ArtifactStore {
         if inner.entries.values().all(|e| e.saved_at >= cutoff) {
             return;
         }
-        let Inner { entries, order, total, .. } = inner;
+        let Inner {
+            entries,
+            order,
+            total,
+            ..
+        } = inner;
         order.retain(|h| {
             let expired = entries.get(h).is_some_and(|e| e.saved_at < cutoff);
             if expired {
@@ -154,7 +161,12 @@ impl ArtifactStore {
 
     /// Saves `data` under a new handle. Checks run in the reference's order: enabled, filename, size,
     /// entry count, total bytes; labels are metadata and not counted.
-    pub fn save(&self, data: &[u8], filename: Option<&str>, label: Option<&str>) -> Result<String, HostError> {
+    pub fn save(
+        &self,
+        data: &[u8],
+        filename: Option<&str>,
+        label: Option<&str>,
+    ) -> Result<String, HostError> {
         let mut inner = self.lock();
         if let Some(reason) = &inner.disabled {
             return Err(HostError::value(reason.clone()));
@@ -193,7 +205,11 @@ impl ArtifactStore {
                 let dir = tempfile::Builder::new()
                     .prefix("toolplane-artifacts-")
                     .tempdir()
-                    .map_err(|e| HostError::runtime(format!("artifact store could not create its directory: {e}")))?;
+                    .map_err(|e| {
+                        HostError::runtime(format!(
+                            "artifact store could not create its directory: {e}"
+                        ))
+                    })?;
                 let path = dir.path().to_path_buf();
                 inner.root = Some(dir);
                 path
@@ -205,7 +221,9 @@ impl ArtifactStore {
         let written = std::fs::create_dir(&dir).and_then(|()| std::fs::write(&path, data));
         if let Err(e) = written {
             let _ = std::fs::remove_dir_all(&dir);
-            return Err(HostError::runtime(format!("artifact store could not write {size} bytes: {e}")));
+            return Err(HostError::runtime(format!(
+                "artifact store could not write {size} bytes: {e}"
+            )));
         }
         let info = ArtifactInfo {
             handle: handle.clone(),
@@ -213,7 +231,14 @@ impl ArtifactStore {
             size_bytes: size,
             label: label.map(str::to_string),
         };
-        inner.entries.insert(handle.clone(), Entry { info, path, saved_at: self.clock.now() });
+        inner.entries.insert(
+            handle.clone(),
+            Entry {
+                info,
+                path,
+                saved_at: self.clock.now(),
+            },
+        );
         inner.order.push(handle.clone());
         inner.total += size;
         Ok(handle)
@@ -229,14 +254,23 @@ impl ArtifactStore {
             .entries
             .get(handle)
             .map(|e| (e.path.clone(), e.info.clone()))
-            .ok_or_else(|| HostError::value(format!("unknown or expired artifact handle: {}", py_repr(handle))))
+            .ok_or_else(|| {
+                HostError::value(format!(
+                    "unknown or expired artifact handle: {}",
+                    py_repr(handle)
+                ))
+            })
     }
 
     /// The bytes of `handle`.
     pub fn load(&self, handle: &str) -> Result<Vec<u8>, HostError> {
         let (path, _) = self.entry_path(handle)?;
-        std::fs::read(&path)
-            .map_err(|e| HostError::value(format!("artifact {} could not be read from disk: {e}", py_repr(handle))))
+        std::fs::read(&path).map_err(|e| {
+            HostError::value(format!(
+                "artifact {} could not be read from disk: {e}",
+                py_repr(handle)
+            ))
+        })
     }
 
     /// The metadata of `handle`.
@@ -255,6 +289,10 @@ impl ArtifactStore {
     pub fn list(&self) -> Vec<ArtifactInfo> {
         let mut inner = self.lock();
         self.purge(&mut inner);
-        inner.order.iter().filter_map(|h| inner.entries.get(h).map(|e| e.info.clone())).collect()
+        inner
+            .order
+            .iter()
+            .filter_map(|h| inner.entries.get(h).map(|e| e.info.clone()))
+            .collect()
     }
 }

@@ -24,7 +24,11 @@ pub fn new_handle(prefix: &str) -> String {
 
 /// Python's `repr()` of a str, as the reference's error texts quote handles and filenames.
 pub(crate) fn py_repr(s: &str) -> String {
-    let quote = if s.contains('\'') && !s.contains('"') { '"' } else { '\'' };
+    let quote = if s.contains('\'') && !s.contains('"') {
+        '"'
+    } else {
+        '\''
+    };
     let mut out = String::with_capacity(s.len() + 2);
     out.push(quote);
     for c in s.chars() {
@@ -37,7 +41,9 @@ pub(crate) fn py_repr(s: &str) -> String {
                 out.push('\\');
                 out.push(c);
             }
-            c if (c as u32) < 0x20 || c as u32 == 0x7f => out.push_str(&format!("\\x{:02x}", c as u32)),
+            c if (c as u32) < 0x20 || c as u32 == 0x7f => {
+                out.push_str(&format!("\\x{:02x}", c as u32))
+            }
             c => out.push(c),
         }
     }
@@ -53,7 +59,11 @@ mod tests {
     fn handles_have_prefix_and_url_safe_token() {
         let h = new_handle("art_");
         assert_eq!(h.len(), 4 + HANDLE_TOKEN_LEN);
-        assert!(h[4..].chars().all(|c| c.is_ascii_alphanumeric() || c == '-' || c == '_'));
+        assert!(
+            h[4..]
+                .chars()
+                .all(|c| c.is_ascii_alphanumeric() || c == '-' || c == '_')
+        );
         assert_ne!(new_handle("art_"), h);
     }
 

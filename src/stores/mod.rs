@@ -6,7 +6,9 @@ mod clock;
 mod handle;
 mod results;
 
-pub use artifacts::{ARTIFACTS_DISABLED, ArtifactInfo, ArtifactStore, DEFAULT_ARTIFACT_FILENAME, is_valid_filename};
+pub use artifacts::{
+    ARTIFACTS_DISABLED, ArtifactInfo, ArtifactStore, DEFAULT_ARTIFACT_FILENAME, is_valid_filename,
+};
 pub use clock::{Clock, ManualClock, MonotonicClock};
 pub use handle::{HANDLE_TOKEN_LEN, new_handle};
 pub use results::{RESULTS_DISABLED, ResultInfo, ResultStore, non_json_message};

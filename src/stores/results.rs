@@ -107,7 +107,12 @@ impl ResultStore {
         if inner.entries.values().all(|e| e.saved_at >= cutoff) {
             return;
         }
-        let Inner { entries, order, total, .. } = inner;
+        let Inner {
+            entries,
+            order,
+            total,
+            ..
+        } = inner;
         order.retain(|h| {
             let expired = entries.get(h).is_some_and(|e| e.saved_at < cutoff);
             if expired {
@@ -152,7 +157,12 @@ impl ResultStore {
         let handle = new_handle("res_");
         inner.entries.insert(
             handle.clone(),
-            Entry { label: label.map(str::to_string), payload: Arc::from(payload), size, saved_at: self.clock.now() },
+            Entry {
+                label: label.map(str::to_string),
+                payload: Arc::from(payload),
+                size,
+                saved_at: self.clock.now(),
+            },
         );
         inner.order.push(handle.clone());
         inner.total += size;
@@ -167,7 +177,11 @@ impl ResultStore {
     /// let h = store.save(&serde_json::json!({"rows": [1, 2]}), None).unwrap();
     /// assert_eq!(&*store.payload(&h).unwrap(), "{\"rows\": [1, 2]}");
     /// ```
-    pub fn save(&self, value: &serde_json::Value, label: Option<&str>) -> Result<String, HostError> {
+    pub fn save(
+        &self,
+        value: &serde_json::Value,
+        label: Option<&str>,
+    ) -> Result<String, HostError> {
         if let Some(reason) = &self.lock().disabled {
             return Err(HostError::value(reason.clone()));
         }
@@ -186,14 +200,20 @@ impl ResultStore {
             .entries
             .get(handle)
             .map(|e| e.payload.clone())
-            .ok_or_else(|| HostError::value(format!("unknown or expired result handle: {}", py_repr(handle))))
+            .ok_or_else(|| {
+                HostError::value(format!(
+                    "unknown or expired result handle: {}",
+                    py_repr(handle)
+                ))
+            })
     }
 
     /// The stored value of `handle`, parsed (integers beyond 64 bits become floats here; the payload
     /// text keeps them exact).
     pub fn load(&self, handle: &str) -> Result<serde_json::Value, HostError> {
         let payload = self.payload(handle)?;
-        serde_json::from_str(&payload).map_err(|e| HostError::runtime(format!("stored payload is not JSON: {e}")))
+        serde_json::from_str(&payload)
+            .map_err(|e| HostError::runtime(format!("stored payload is not JSON: {e}")))
     }
 
     /// The live entries, oldest first (expired ones are purged first).

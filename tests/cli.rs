@@ -1,0 +1,216 @@
+//! The `toolplane` binary: outputs, exit codes (0 ok, 1 snippet failed, 2 usage/config/file).
+
+use std::path::Path;
+use std::process::{Command, Output};
+
+fn toolplane(dir: &Path, args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_toolplane"))
+        .args(args)
+        .current_dir(dir)
+        .output()
+        .expect("binary runs")
+}
+
+fn text(bytes: &[u8]) -> String {
+    String::from_utf8_lossy(bytes).into_owned()
+}
+
+fn write(dir: &Path, name: &str, body: &str) {
+    std::fs::write(dir.join(name), body).unwrap();
+}
+
+#[test]
+fn plain_run_prints_stdout_then_the_value() {
+    let dir = tempfile::tempdir().unwrap();
+    write(
+        dir.path(),
+        "a.py",
+        "print('from snippet')\nreturn {'answer': 42}\n",
+    );
+    let out = toolplane(dir.path(), &["run", "a.py"]);
+    assert_eq!(out.status.code(), Some(0));
+    assert_eq!(text(&out.stdout), "from snippet\n{\n  \"answer\": 42\n}\n");
+}
+
+#[test]
+fn a_failing_snippet_exits_1_with_a_one_line_error() {
+    let dir = tempfile::tempdir().unwrap();
+    write(dir.path(), "bad.py", "raise ValueError('bad snippet')\n");
+    let out = toolplane(dir.path(), &["run", "bad.py"]);
+    assert_eq!(out.status.code(), Some(1));
+    assert_eq!(text(&out.stderr), "toolplane: ValueError: bad snippet\n");
+}
+
+#[test]
+fn json_mode_prints_one_result_per_file_and_shares_the_store() {
+    let dir = tempfile::tempdir().unwrap();
+    write(
+        dir.path(),
+        "one.py",
+        "return await save_result([1, 2], label='x')\n",
+    );
+    write(dir.path(), "two.py", "print('noise')\nreturn 1 / 0\n");
+    let out = toolplane(dir.path(), &["run", "--json", "one.py", "two.py"]);
+    assert_eq!(out.status.code(), Some(1));
+    let lines: Vec<serde_json::Value> = text(&out.stdout)
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap())
+        .collect();
+    assert_eq!(lines.len(), 2);
+    assert!(lines[0]["value"].as_str().unwrap().starts_with("res_"));
+    assert_eq!(lines[1]["error"]["type"], "ZeroDivisionError");
+    assert_eq!(lines[1]["stdout"], "noise\n");
+    for key in [
+        "value",
+        "stdout",
+        "stderr",
+        "duration_ms",
+        "backend",
+        "error",
+        "artifacts",
+    ] {
+        assert!(lines[0].get(key).is_some(), "{key}");
+    }
+    // Handles carry from one file to the next in one invocation.
+    write(dir.path(), "three.py", "return await load_result(h)\n");
+    let h = lines[0]["value"].as_str().unwrap();
+    let input = format!("h=\"{h}\"");
+    let out = toolplane(
+        dir.path(),
+        &["run", "--json", "--input", &input, "three.py"],
+    );
+    assert!(
+        text(&out.stdout).contains("unknown or expired result handle"),
+        "a new process has a new store"
+    );
+}
+
+#[test]
+fn inputs_are_json() {
+    let dir = tempfile::tempdir().unwrap();
+    write(dir.path(), "a.py", "return [n * 2, rows]\n");
+    let out = toolplane(
+        dir.path(),
+        &[
+            "run",
+            "--json",
+            "--input",
+            "n=21",
+            "--input",
+            "rows=[1, {\"a\": null}]",
+            "a.py",
+        ],
+    );
+    let r: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(r["value"], serde_json::json!([42, [1, {"a": null}]]));
+    for bad in ["n", "n=nope", "1x=1"] {
+        let out = toolplane(dir.path(), &["run", "--input", bad, "a.py"]);
+        assert_eq!(out.status.code(), Some(2), "{bad}");
+        assert!(
+            text(&out.stderr).starts_with("toolplane: --input"),
+            "{}",
+            text(&out.stderr)
+        );
+    }
+}
+
+#[test]
+fn usage_and_file_errors_exit_2_without_a_backtrace() {
+    let dir = tempfile::tempdir().unwrap();
+    let out = toolplane(dir.path(), &["run", "missing.py"]);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(text(&out.stderr).starts_with("toolplane: cannot read missing.py"));
+    std::fs::write(dir.path().join("latin1.py"), b"x = '\xe9'\n").unwrap();
+    let out = toolplane(dir.path(), &["run", "latin1.py"]);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(text(&out.stderr).contains("not valid UTF-8"));
+    let out = toolplane(dir.path(), &["run"]);
+    assert_eq!(out.status.code(), Some(2));
+    let out = toolplane(dir.path(), &["frobnicate"]);
+    assert_eq!(out.status.code(), Some(2));
+    for out in [
+        toolplane(dir.path(), &["run", "missing.py"]),
+        toolplane(dir.path(), &["run", "latin1.py"]),
+    ] {
+        assert!(
+            !text(&out.stderr).contains("panicked") && !text(&out.stderr).contains("backtrace")
+        );
+    }
+}
+
+#[test]
+fn config_is_found_validated_and_applied() {
+    let dir = tempfile::tempdir().unwrap();
+    write(
+        dir.path(),
+        "a.py",
+        "await save_result(1)\nawait save_result(2)\n",
+    );
+    write(dir.path(), "toolplane.toml", "[results]\nmax_entries = 1\n");
+    let out = toolplane(dir.path(), &["run", "--json", "a.py"]);
+    assert!(
+        text(&out.stdout).contains("full (1 entries)"),
+        "./toolplane.toml is used when present"
+    );
+    write(dir.path(), "bad.toml", "[results]\nmax_entires = 1\n");
+    let out = toolplane(dir.path(), &["run", "--config", "bad.toml", "a.py"]);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(
+        text(&out.stderr).contains("results.max_entires"),
+        "{}",
+        text(&out.stderr)
+    );
+    let out = toolplane(dir.path(), &["config", "check", "--config", "bad.toml"]);
+    assert_eq!(out.status.code(), Some(2));
+    let out = toolplane(dir.path(), &["run", "--config", "nope.toml", "a.py"]);
+    assert_eq!(out.status.code(), Some(2));
+}
+
+#[test]
+fn timeout_flag_overrides_config() {
+    let dir = tempfile::tempdir().unwrap();
+    write(dir.path(), "loop.py", "while True:\n    pass\n");
+    let out = toolplane(
+        dir.path(),
+        &["run", "--json", "--timeout", "0.3", "loop.py"],
+    );
+    let r: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(r["error"]["type"], "TimeoutError");
+    assert!(
+        r["error"]["message"]
+            .as_str()
+            .unwrap()
+            .starts_with("execution timed out after 0.3s")
+    );
+    let out = toolplane(dir.path(), &["run", "--timeout", "-1", "loop.py"]);
+    assert_eq!(out.status.code(), Some(2));
+}
+
+#[test]
+fn init_writes_a_config_that_checks() {
+    let dir = tempfile::tempdir().unwrap();
+    let out = toolplane(dir.path(), &["init"]);
+    assert_eq!(out.status.code(), Some(0));
+    assert_eq!(text(&out.stdout), "Wrote toolplane.toml\n");
+    let out = toolplane(dir.path(), &["init"]);
+    assert_eq!(out.status.code(), Some(2), "no overwrite without --force");
+    assert_eq!(
+        toolplane(dir.path(), &["init", "--force"]).status.code(),
+        Some(0)
+    );
+    let out = toolplane(dir.path(), &["config", "check"]);
+    assert_eq!(out.status.code(), Some(0));
+    assert!(text(&out.stdout).ends_with("ok\n"));
+    // The Python original's own starter config loads.
+    write(
+        dir.path(),
+        "py.toml",
+        "[toolplane]\ndefault_backend = \"monty\"\n\n[cli]\nmode = \"disabled\"\n\n[session]\nenabled = true\nmax_memory_mb = 512\n",
+    );
+    assert_eq!(
+        toolplane(dir.path(), &["config", "check", "--config", "py.toml"])
+            .status
+            .code(),
+        Some(0)
+    );
+}

@@ -1,0 +1,603 @@
+//! End-to-end snippets through `Toolplane::execute`: semantics, externals, stores, sandbox, limits.
+
+use std::sync::Arc;
+
+use serde_json::{Value, json};
+use toolplane::{Capability, Config, ExecutionResult, HostError, Registry, Toolplane};
+
+fn run(runtime: &Toolplane, code: &str) -> ExecutionResult {
+    runtime.execute(code, None).expect("no namespace collision")
+}
+
+fn run_with(runtime: &Toolplane, code: &str, inputs: Value) -> ExecutionResult {
+    runtime
+        .execute(code, inputs.as_object().cloned())
+        .expect("no namespace collision")
+}
+
+fn value(result: &ExecutionResult) -> &Value {
+    assert!(
+        result.error.is_none(),
+        "unexpected error: {:?}",
+        result.error
+    );
+    &result.value
+}
+
+fn error(result: &ExecutionResult) -> (&str, &str) {
+    let e = result
+        .error
+        .as_ref()
+        .unwrap_or_else(|| panic!("expected an error, got value {}", result.value));
+    (e.error_type.as_str(), e.message.as_str())
+}
+
+fn config(toml: &str) -> Config {
+    Config::from_toml_str(toml).unwrap()
+}
+
+#[test]
+fn return_stdout_and_backend() {
+    let rt = Toolplane::new(Config::default());
+    let r = run(&rt, "print('a')\nprint('b', 2)\nreturn 40 + 2");
+    assert_eq!(value(&r), &json!(42));
+    assert_eq!(r.stdout, "a\nb 2\n");
+    assert_eq!(r.backend, "rustpython");
+    assert!(r.duration_ms > 0.0);
+    assert_eq!(value(&run(&rt, "x = 1")), &Value::Null);
+    assert_eq!(value(&run(&rt, "")), &Value::Null);
+}
+
+#[test]
+fn stderr_is_captured_separately() {
+    let rt = Toolplane::new(Config::default());
+    let r = run(
+        &rt,
+        "import sys\nsys.stderr.write('warn\\n')\nprint('x', file=sys.stderr)\nprint('out')",
+    );
+    assert_eq!(
+        (r.stdout.as_str(), r.stderr.as_str()),
+        ("out\n", "warn\nx\n")
+    );
+}
+
+#[test]
+fn inputs_become_globals_and_shadow_store_sugar() {
+    let rt = Toolplane::new(Config::default());
+    let r = run_with(
+        &rt,
+        "return [rows[1]['id'], flag, none, n * 2]",
+        json!({"rows": [{"id": 1}, {"id": 2}], "flag": true, "none": null, "n": 21}),
+    );
+    assert_eq!(value(&r), &json!([2, true, null, 42]));
+    assert_eq!(
+        value(&run_with(
+            &rt,
+            "return save_result",
+            json!({"save_result": 5})
+        )),
+        &json!(5)
+    );
+}
+
+#[test]
+fn inputs_may_not_take_call_tool_or_capability_aliases() {
+    let registry = Arc::new(Registry::new());
+    registry
+        .register(Capability::new("orders/get", Ok))
+        .unwrap();
+    let rt = Toolplane::with_registry(Config::default(), registry);
+    let e = rt
+        .execute(
+            "return 1",
+            json!({"orders_get": 1, "call_tool": 2})
+                .as_object()
+                .cloned(),
+        )
+        .unwrap_err();
+    assert_eq!(
+        e.to_string(),
+        "NamespaceCollisionError: Input names collide with Toolplane namespace bindings: call_tool, orders_get"
+    );
+}
+
+#[test]
+fn tracebacks_keep_snippet_line_numbers() {
+    let rt = Toolplane::new(Config::default());
+    let r = run(&rt, "x = '''a\nb'''\ndef f():\n    return 1 / 0\n\nf()");
+    let (kind, message) = error(&r);
+    assert_eq!((kind, message), ("ZeroDivisionError", "division by zero"));
+    let tb = &r.error.as_ref().unwrap().traceback;
+    assert!(tb.contains("toolplane_snippet.py\", line 6"), "{tb}");
+    assert!(tb.contains("toolplane_snippet.py\", line 4, in f"), "{tb}");
+    // Multi-line strings keep their content (no textual re-indentation).
+    assert_eq!(
+        value(&run(&rt, "s = '''line1\nline2'''\nreturn s")),
+        &json!("line1\nline2")
+    );
+}
+
+#[test]
+fn syntax_errors_are_structured() {
+    let rt = Toolplane::new(Config::default());
+    let r = run(&rt, "x = 1\ndef f(:\n  pass");
+    let (kind, _) = error(&r);
+    assert_eq!(kind, "SyntaxError");
+    assert!(
+        r.error.as_ref().unwrap().traceback.contains("line 2"),
+        "{:?}",
+        r.error
+    );
+}
+
+#[test]
+fn uncaught_errors_keep_output_printed_before() {
+    let rt = Toolplane::new(Config::default());
+    let r = run(&rt, "print('before')\nraise ValueError('boom')");
+    assert_eq!(error(&r), ("ValueError", "boom"));
+    assert_eq!(r.stdout, "before\n");
+}
+
+#[test]
+fn python_features_work() {
+    let rt = Toolplane::new(Config::default());
+    let code = "import dataclasses, json, re, datetime, collections, random, asyncio\n\
+                @dataclasses.dataclass\nclass P:\n    v: int\n\
+                def g(n):\n    for i in range(n):\n        yield i\n\
+                async def twice(x):\n    return 2 * x\n\
+                c = collections.Counter('aab')\n\
+                both = await asyncio.gather(twice(1), twice(2))\n\
+                return [P(1).v, list(g(3)), c['a'], both, json.loads('[1]'), bool(re.match('a+', 'aa')), 0 <= random.random() < 1]";
+    assert_eq!(
+        value(&run(&rt, code)),
+        &json!([1, [0, 1, 2], 2, [2, 4], [1], true, true])
+    );
+}
+
+#[test]
+fn results_survive_across_runs_of_one_runtime() {
+    let rt = Toolplane::new(Config::default());
+    let first = run(
+        &rt,
+        "rows = [{'id': i} for i in range(50)]\nh = await save_result(rows, label='rows')\nreturn {'count': len(rows), 'handle': h}",
+    );
+    let handle = value(&first)["handle"].as_str().unwrap().to_string();
+    assert!(!first.stdout.contains("'id'"));
+    let second = run_with(
+        &rt,
+        "rows = await load_result(h)\nreturn sum(r['id'] for r in rows)",
+        json!({"h": handle}),
+    );
+    assert_eq!(value(&second), &json!(1225));
+    assert_eq!(
+        &*rt.result_payload(&handle).unwrap(),
+        &*format!(
+            "[{}]",
+            (0..50)
+                .map(|i| format!("{{\"id\": {i}}}"))
+                .collect::<Vec<_>>()
+                .join(", ")
+        )
+    );
+}
+
+#[test]
+fn canonical_json_rules_at_save() {
+    let rt = Toolplane::new(Config::default());
+    let code = "import datetime\nh = await save_result({1: 'a', None: 'n', 2.5: 'f', False: 'b', 't': (1, 2), \
+                'big': 10**30, 'd': datetime.date(2024, 1, 2), 'dt': datetime.datetime(2024, 1, 2, 3, 4, 5), 'u': 'é'})\nreturn h";
+    let h = value(&run(&rt, code)).as_str().unwrap().to_string();
+    assert_eq!(
+        &*rt.result_payload(&h).unwrap(),
+        r#"{"1": "a", "null": "n", "2.5": "f", "false": "b", "t": [1, 2], "big": 1000000000000000000000000000000, "d": "2024-01-02", "dt": "2024-01-02T03:04:05", "u": "\u00e9"}"#
+    );
+    // Big ints come back exact inside the sandbox.
+    let back = run_with(
+        &rt,
+        "v = await load_result(h)\nreturn v['big'] == 10**30",
+        json!({"h": h}),
+    );
+    assert_eq!(value(&back), &json!(true));
+}
+
+#[test]
+fn non_json_values_are_value_errors_naming_the_type() {
+    let rt = Toolplane::new(Config::default());
+    for (code, needles) in [
+        (
+            "await save_result({'v': float('nan')})",
+            vec![
+                "value of type 'dict' is not JSON-serializable",
+                "save_artifact",
+            ],
+        ),
+        (
+            "await save_result([float('inf')])",
+            vec!["not JSON-serializable"],
+        ),
+        (
+            "await save_result(b'raw')",
+            vec!["'bytes'", "save_artifact"],
+        ),
+        ("await save_result({1, 2})", vec!["'set'"]),
+        (
+            "await save_result(object())",
+            vec!["'object'", "not JSON-serializable"],
+        ),
+        ("await save_result({(1, 2): 3})", vec!["keys must be str"]),
+        (
+            "x = []\nx.append(x)\nawait save_result(x)",
+            vec!["Circular reference"],
+        ),
+        (
+            "x = []\nfor _ in range(2000):\n    x = [x]\nawait save_result(x)",
+            vec!["nesting deeper than"],
+        ),
+        (
+            "await save_result([1], label=3)",
+            vec!["result label must be a string, got 'int'"],
+        ),
+    ] {
+        let r = run(&rt, code);
+        let (kind, message) = error(&r);
+        assert_eq!(kind, "ValueError", "{code}");
+        for needle in needles {
+            assert!(message.contains(needle), "{code}: {message}");
+        }
+    }
+}
+
+#[test]
+fn store_errors_are_catchable_as_value_error() {
+    let rt = Toolplane::new(Config::default());
+    let r = run(
+        &rt,
+        "try:\n    await load_result('res_doesnotexist')\nexcept ValueError as e:\n    return str(e)",
+    );
+    assert_eq!(
+        value(&r),
+        &json!("unknown or expired result handle: 'res_doesnotexist'")
+    );
+}
+
+#[test]
+fn store_caps_from_config_are_loud() {
+    let rt = Toolplane::new(config("[results]\nmax_entries = 1\n"));
+    let r = run(&rt, "await save_result(1)\nawait save_result(2)");
+    assert!(error(&r).1.contains("full (1 entries)"));
+    let rt = Toolplane::new(config("[results]\nmax_entry_bytes = 8\n"));
+    assert!(
+        error(&run(&rt, "await save_result('x' * 100)"))
+            .1
+            .contains("smaller projection")
+    );
+    let rt = Toolplane::new(config(
+        "[results]\nenabled = false\n[artifacts]\nenabled = false\n",
+    ));
+    let r = run(
+        &rt,
+        "out = []\nfor f in (lambda: save_result(1), lambda: load_result('res_x'), lambda: save_artifact(b'x'), lambda: load_artifact('art_x')):\n    try:\n        await f()\n    except ValueError as e:\n        out.append(str(e))\nreturn out",
+    );
+    assert_eq!(
+        value(&r),
+        &json!([
+            "results store is disabled",
+            "results store is disabled",
+            "artifact store is disabled",
+            "artifact store is disabled"
+        ])
+    );
+}
+
+#[test]
+fn call_tool_reaches_store_capabilities_without_sugar() {
+    let rt = Toolplane::new(Config::default());
+    let r = run(
+        &rt,
+        "h = await call_tool('toolplane:results/save', {'value': {'a': 1}, 'label': None})\nreturn await call_tool('toolplane:results/load', {'handle': h})",
+    );
+    assert_eq!(value(&r), &json!({"a": 1}));
+    let r = run(
+        &rt,
+        "h = await call_tool('toolplane:artifacts/save', {'data_b64': 'AAE='})\nr = await call_tool('toolplane:artifacts/load', {'handle': h})\nreturn [r['data_b64'], r['size_bytes'], r['filename']]",
+    );
+    assert_eq!(value(&r), &json!(["AAE=", 2, "artifact.bin"]));
+}
+
+#[test]
+fn unknown_capability_is_lookup_error() {
+    let rt = Toolplane::new(Config::default());
+    let r = run(
+        &rt,
+        "try:\n    await call_tool('mcp:nope/tool', {})\nexcept LookupError as e:\n    return str(e)",
+    );
+    assert!(
+        value(&r)
+            .as_str()
+            .unwrap()
+            .starts_with("Unknown capability: mcp:nope/tool")
+    );
+}
+
+#[test]
+fn artifacts_round_trip_and_are_listed_in_the_result() {
+    let rt = Toolplane::new(Config::default());
+    let r = run(
+        &rt,
+        "a = await save_artifact(bytes([0, 1, 2, 255]) * 10, filename='r.bin', label='L')\nb = await load_artifact(a)\nreturn [a, len(b), b[:4] == bytes([0, 1, 2, 255])]",
+    );
+    let v = value(&r);
+    let handle = v[0].as_str().unwrap();
+    assert_eq!((&v[1], &v[2]), (&json!(40), &json!(true)));
+    assert_eq!(r.artifacts.len(), 1);
+    let art = &r.artifacts[0];
+    assert_eq!(
+        (
+            art.handle.as_str(),
+            art.filename.as_str(),
+            art.size_bytes,
+            art.label.as_deref()
+        ),
+        (handle, "r.bin", 40, Some("L"))
+    );
+    assert_eq!(art.uri, format!("toolplane://artifacts/{handle}"));
+    assert_eq!(rt.artifact(handle).unwrap().1, [0u8, 1, 2, 255].repeat(10));
+    assert!(
+        run(&rt, "return 1").artifacts.is_empty(),
+        "only this run's artifacts are listed"
+    );
+    let r = run(&rt, "await save_artifact({'a': 1})");
+    assert_eq!(error(&r).0, "ValueError");
+    assert!(
+        error(&r)
+            .1
+            .contains("belong in the result store (save_result)")
+    );
+    assert!(
+        error(&run(
+            &rt,
+            "await save_artifact(b'x', filename='../escape.bin')"
+        ))
+        .1
+        .contains("filename")
+    );
+}
+
+#[test]
+fn the_artifact_directory_goes_with_the_runtime() {
+    let rt = Toolplane::new(Config::default());
+    value(&run(&rt, "await save_artifact(b'x')"));
+    let root = rt.artifacts().root_dir().unwrap();
+    assert!(root.is_dir());
+    drop(rt);
+    assert!(!root.exists());
+}
+
+#[test]
+fn runs_are_fresh() {
+    let rt = Toolplane::new(Config::default());
+    value(&run(
+        &rt,
+        "import json, builtins, sys\njson.dumps = lambda *a, **k: 'PWNED'\nbuiltins.len = lambda x: -1\nsys.marker = 42\nx = 41",
+    ));
+    let r = run(
+        &rt,
+        "import json, sys\nreturn [json.dumps([1]), len([1, 2]), hasattr(sys, 'marker')]",
+    );
+    assert_eq!(value(&r), &json!(["[1]", 2, false]));
+    assert_eq!(error(&run(&rt, "return x")).0, "NameError");
+}
+
+#[test]
+fn shared_registry_does_not_share_stores() {
+    let registry = Arc::new(Registry::new());
+    let a = Toolplane::with_registry(Config::default(), registry.clone());
+    let b = Toolplane::with_registry(config("[results]\nenabled = false\n"), registry.clone());
+    let c = Toolplane::with_registry(Config::default(), registry);
+    let h = value(&run(&a, "return await save_result([1])"))
+        .as_str()
+        .unwrap()
+        .to_string();
+    let r = run_with(&c, "return await load_result(h)", json!({"h": h}));
+    assert!(error(&r).1.starts_with("unknown or expired result handle"));
+    assert!(
+        error(&run(&b, "await save_result(1)"))
+            .1
+            .contains("results store is disabled")
+    );
+}
+
+#[test]
+fn host_capabilities_are_keyword_only_and_errors_keep_their_builtin() {
+    let registry = Arc::new(Registry::new());
+    registry
+        .register(
+            Capability::new("orders/get", |p| Ok(json!({"id": p["id"], "total": 10})))
+                .description("Fetch one order"),
+        )
+        .unwrap();
+    registry
+        .register(Capability::new("orders/deny", |_| {
+            Err(HostError::permission("not yours"))
+        }))
+        .unwrap();
+    registry
+        .register(Capability::new("orders/boom", |_| panic!("tool exploded")))
+        .unwrap();
+    let rt = Toolplane::with_registry(Config::default(), registry);
+    assert_eq!(
+        value(&run(&rt, "return await orders_get(id=3)")),
+        &json!({"id": 3, "total": 10})
+    );
+    assert_eq!(
+        value(&run(&rt, "return await call_tool('orders/get', {'id': 4})")),
+        &json!({"id": 4, "total": 10})
+    );
+    let positional = run(&rt, "await orders_get(3)");
+    let (kind, message) = error(&positional);
+    assert_eq!(kind, "TypeError");
+    assert!(
+        message.contains("keyword arguments only") && message.contains("orders_get(param=value)"),
+        "{message}"
+    );
+    assert_eq!(
+        value(&run(
+            &rt,
+            "try:\n    await orders_deny()\nexcept PermissionError as e:\n    return str(e)"
+        )),
+        &json!("not yours")
+    );
+    let boom = run(&rt, "await orders_boom()");
+    let (kind, message) = error(&boom);
+    assert_eq!(kind, "RuntimeError");
+    assert!(message.contains("tool exploded"), "{message}");
+    assert!(
+        value(&run(&rt, "return 1")) == &json!(1),
+        "the host survived the panicking tool"
+    );
+}
+
+#[test]
+fn the_sandbox_has_no_host_access() {
+    let rt = Toolplane::new(Config::default());
+    let r = run(
+        &rt,
+        "try:\n    open('/etc/passwd').read()\nexcept PermissionError as e:\n    return 'denied'",
+    );
+    assert_eq!(value(&r), &json!("denied"));
+    let r = run(
+        &rt,
+        "import os\nreturn [os.environ.get('HOME'), os.getenv('PATH'), os.path.join('a', 'b'), os.path.exists('/etc/passwd')]",
+    );
+    assert_eq!(value(&r), &json!([null, null, "a/b", false]));
+    for module in [
+        "socket",
+        "subprocess",
+        "ctypes",
+        "posix",
+        "_thread",
+        "_interpreters",
+        "select",
+        "gc",
+    ] {
+        let r = run(&rt, &format!("import {module}"));
+        assert_eq!(error(&r).0, "ModuleNotFoundError", "{module}");
+    }
+    let r = run(
+        &rt,
+        "import os\ntry:\n    os.listdir('/')\nexcept PermissionError as e:\n    return str(e)",
+    );
+    assert!(
+        value(&r)
+            .as_str()
+            .unwrap()
+            .contains("not available in the toolplane sandbox")
+    );
+    let r = run(
+        &rt,
+        "import sys, inspect\nm = sys.modules['marshal']\ntry:\n    m.loads(b'\\xe3')\nexcept PermissionError:\n    return 'refused'",
+    );
+    assert_eq!(value(&r), &json!("refused"));
+}
+
+#[test]
+fn time_limit_ends_even_catch_all_loops() {
+    let rt = Toolplane::new(config("[limits]\ntimeout_seconds = 0.5\n"));
+    let r = run(
+        &rt,
+        "while True:\n    try:\n        while True:\n            pass\n    except BaseException:\n        pass",
+    );
+    let (kind, message) = error(&r);
+    assert_eq!(kind, "TimeoutError");
+    assert!(
+        message.starts_with("execution timed out after 0.5s"),
+        "{message}"
+    );
+    assert!(
+        r.duration_ms < 10_000.0,
+        "generous bound: {}",
+        r.duration_ms
+    );
+    let r = run(&rt, "import time\ntime.sleep(100)");
+    assert_eq!(error(&r).0, "TimeoutError");
+    assert!(r.duration_ms < 10_000.0);
+    assert_eq!(value(&run(&rt, "return 'alive'")), &json!("alive"));
+}
+
+#[test]
+fn recursion_is_a_python_error_never_a_crash() {
+    let rt = Toolplane::new(Config::default());
+    assert_eq!(
+        error(&run(&rt, "def f(n):\n    return f(n + 1)\nf(0)")).0,
+        "RecursionError"
+    );
+    assert_eq!(
+        error(&run(
+            &rt,
+            "import sys\nsys.setrecursionlimit(10**6)\ndef f(n):\n    return f(n + 1)\nf(0)"
+        ))
+        .0,
+        "RecursionError"
+    );
+    assert_eq!(
+        error(&run(&rt, "x = eval('(' * 100000 + ')' * 100000)")).0,
+        "SyntaxError"
+    );
+    let r = run(
+        &rt,
+        "a = []\nfor _ in range(100000):\n    a = [a]\nrepr(a)\nreturn 'done'",
+    );
+    assert!(
+        r.error
+            .as_ref()
+            .is_none_or(|e| e.error_type == "RecursionError"),
+        "{:?}",
+        r.error
+    );
+}
+
+#[test]
+fn output_is_capped() {
+    let rt = Toolplane::new(config("[limits]\nmax_output_bytes = 1000\n"));
+    let r = run(
+        &rt,
+        "print('kept')\nfor i in range(1000):\n    try:\n        print('x' * 100)\n    except MemoryError:\n        pass\nreturn 'swallowed'",
+    );
+    let (kind, message) = error(&r);
+    assert_eq!(kind, "MemoryError");
+    assert!(
+        message.contains("output limit of 1000 bytes") && message.contains("print less"),
+        "{message}"
+    );
+    assert!(r.stdout.starts_with("kept\n"));
+    assert!(r.stdout.len() <= 1000);
+}
+
+#[test]
+fn unawaited_calls_in_values_and_output_are_reported() {
+    let rt = Toolplane::new(Config::default());
+    let r = run(&rt, "return save_result(1)");
+    assert_eq!(error(&r).0, "UnawaitedToolCallError");
+    assert!(error(&r).1.contains("await"));
+    assert_eq!(
+        error(&run(&rt, "print(load_result('x'))")).0,
+        "UnawaitedToolCallError"
+    );
+    assert_eq!(
+        value(&run(&rt, "p = save_result(1)\nh = await p\nreturn h[:4]")),
+        &json!("res_")
+    );
+}
+
+#[test]
+fn return_values_must_be_json_shaped() {
+    let rt = Toolplane::new(Config::default());
+    assert_eq!(
+        value(&run(&rt, "return (1, {'a': (2,)})")),
+        &json!([1, {"a": [2]}])
+    );
+    assert_eq!(value(&run(&rt, "return {3}")), &json!([3]));
+    let r = run(&rt, "return object()");
+    assert_eq!(error(&r).0, "TypeError");
+    assert!(error(&r).1.contains("'object'"));
+}

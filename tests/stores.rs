@@ -1,0 +1,301 @@
+//! Every rule of the result and artifact stores, with the reference's error texts (no VM involved).
+
+use std::sync::Arc;
+
+use toolplane::config::{ArtifactsConfig, ResultsConfig};
+use toolplane::stores::{ArtifactStore, ManualClock, ResultStore};
+use toolplane::{BuiltinBase, HostError};
+
+fn results(config: ResultsConfig) -> (ResultStore, Arc<ManualClock>) {
+    let clock = Arc::new(ManualClock::new());
+    (ResultStore::with_clock(&config, clock.clone()), clock)
+}
+
+fn message(e: HostError) -> String {
+    assert_eq!(
+        e.base,
+        BuiltinBase::ValueError,
+        "store errors are ValueError: {e}"
+    );
+    e.message
+}
+
+#[test]
+fn round_trip_keeps_payload_verbatim() {
+    let (store, _) = results(ResultsConfig::default());
+    let h = store
+        .save_json(r#"{"b": [1, 2], "a": "\u00e9"}"#, Some("rows"))
+        .unwrap();
+    assert!(h.starts_with("res_") && h.len() == 26);
+    assert_eq!(
+        &*store.payload(&h).unwrap(),
+        r#"{"b": [1, 2], "a": "\u00e9"}"#
+    );
+    assert_eq!(
+        store.load(&h).unwrap(),
+        serde_json::json!({"b": [1, 2], "a": "é"})
+    );
+}
+
+#[test]
+fn same_label_gives_distinct_handles() {
+    let (store, _) = results(ResultsConfig::default());
+    let a = store.save_json("[1]", Some("same")).unwrap();
+    let b = store.save_json("[2]", Some("same")).unwrap();
+    assert_ne!(a, b);
+    assert_eq!(&*store.payload(&a).unwrap(), "[1]");
+    assert_eq!(&*store.payload(&b).unwrap(), "[2]");
+}
+
+#[test]
+fn unknown_handle_names_the_handle() {
+    let (store, _) = results(ResultsConfig::default());
+    assert_eq!(
+        message(store.payload("res_nope").unwrap_err()),
+        "unknown or expired result handle: 'res_nope'"
+    );
+}
+
+#[test]
+fn disabled_store_refuses_save_and_load() {
+    let (store, _) = results(ResultsConfig {
+        enabled: false,
+        ..Default::default()
+    });
+    assert_eq!(
+        message(store.save_json("1", None).unwrap_err()),
+        "results store is disabled"
+    );
+    assert_eq!(
+        message(store.payload("res_x").unwrap_err()),
+        "results store is disabled"
+    );
+    let (store, _) = results(ResultsConfig::default());
+    let h = store.save_json("1", None).unwrap();
+    store.disable("results store is disabled");
+    assert_eq!(
+        message(store.payload(&h).unwrap_err()),
+        "results store is disabled"
+    );
+}
+
+#[test]
+fn entry_cap() {
+    let (store, _) = results(ResultsConfig {
+        max_entries: 1,
+        ..Default::default()
+    });
+    store.save_json("1", None).unwrap();
+    assert_eq!(
+        message(store.save_json("2", None).unwrap_err()),
+        "result store is full (1 entries); re-use an existing handle or save less"
+    );
+}
+
+#[test]
+fn per_entry_cap_counts_the_label() {
+    let (store, _) = results(ResultsConfig {
+        max_entry_bytes: 8,
+        ..Default::default()
+    });
+    let big = format!("\"{}\"", "x".repeat(100));
+    assert_eq!(
+        message(store.save_json(&big, None).unwrap_err()),
+        "result is 102 bytes, over the per-entry limit of 8 bytes; save a smaller projection"
+    );
+    let (store, _) = results(ResultsConfig {
+        max_entry_bytes: 16,
+        ..Default::default()
+    });
+    let e = message(store.save_json("1", Some(&"l".repeat(100))).unwrap_err());
+    assert!(e.contains("per-entry limit"), "{e}");
+}
+
+#[test]
+fn total_cap() {
+    let (store, _) = results(ResultsConfig {
+        max_total_bytes: 30,
+        ..Default::default()
+    });
+    let twenty = format!("\"{}\"", "x".repeat(18));
+    store.save_json(&twenty, None).unwrap();
+    assert_eq!(
+        message(store.save_json(&twenty, None).unwrap_err()),
+        "result store would exceed its total limit of 30 bytes; save a smaller projection or re-use an existing handle"
+    );
+    assert_eq!(store.total_bytes(), 20);
+}
+
+#[test]
+fn ttl_is_lazy_from_save_time_and_frees_the_slot() {
+    let (store, clock) = results(ResultsConfig {
+        ttl_seconds: 10.0,
+        max_entries: 1,
+        ..Default::default()
+    });
+    let h = store.save_json("1", None).unwrap();
+    clock.advance(10.0);
+    assert!(
+        store.payload(&h).is_ok(),
+        "exactly at the TTL the entry still lives"
+    );
+    clock.advance(1.0);
+    assert!(
+        message(store.payload(&h).unwrap_err()).starts_with("unknown or expired result handle")
+    );
+    assert!(
+        store.save_json("2", None).is_ok(),
+        "the expired entry's slot is free again"
+    );
+    assert_eq!(store.total_bytes(), 1);
+}
+
+#[test]
+fn rust_values_are_saved_in_canonical_form() {
+    let (store, _) = results(ResultsConfig::default());
+    let h = store
+        .save(
+            &serde_json::json!({"x": 1.0, "y": "ü", "z": [true, null]}),
+            None,
+        )
+        .unwrap();
+    assert_eq!(
+        &*store.payload(&h).unwrap(),
+        r#"{"x": 1.0, "y": "\u00fc", "z": [true, null]}"#
+    );
+}
+
+fn artifacts(config: ArtifactsConfig) -> (ArtifactStore, Arc<ManualClock>) {
+    let clock = Arc::new(ManualClock::new());
+    (ArtifactStore::with_clock(&config, clock.clone()), clock)
+}
+
+#[test]
+fn artifact_round_trip_and_describe() {
+    let (store, _) = artifacts(ArtifactsConfig::default());
+    let data: Vec<u8> = [0u8, 1, 2, 255].repeat(10);
+    let h = store.save(&data, Some("r.bin"), Some("L")).unwrap();
+    assert!(h.starts_with("art_") && h.len() == 26);
+    assert_eq!(store.load(&h).unwrap(), data);
+    let info = store.describe(&h).unwrap();
+    assert_eq!(
+        (
+            info.filename.as_str(),
+            info.size_bytes,
+            info.label.as_deref()
+        ),
+        ("r.bin", 40, Some("L"))
+    );
+    let default = store.save(b"x", None, None).unwrap();
+    assert_eq!(store.describe(&default).unwrap().filename, "artifact.bin");
+    let root = store.root_dir().unwrap();
+    assert!(root.join(&h).join("r.bin").is_file());
+}
+
+#[test]
+fn artifact_filenames_must_be_simple() {
+    let (store, _) = artifacts(ArtifactsConfig::default());
+    for bad in [
+        "../escape.bin",
+        "a/b.bin",
+        ".hidden",
+        "",
+        "-x",
+        "a b",
+        "é.bin",
+        "a\n",
+    ] {
+        let e = message(store.save(b"x", Some(bad), None).unwrap_err());
+        assert!(
+            e.starts_with("artifact filename must be a simple name like 'report.parquet'"),
+            "{bad:?}: {e}"
+        );
+    }
+    assert!(
+        store
+            .save(b"x", Some("Report_v1.2-final.csv"), None)
+            .is_ok()
+    );
+}
+
+#[test]
+fn artifact_caps() {
+    let (store, _) = artifacts(ArtifactsConfig {
+        max_entry_bytes: 8,
+        ..Default::default()
+    });
+    assert_eq!(
+        message(store.save(&[0; 9], None, None).unwrap_err()),
+        "artifact is 9 bytes, over the per-artifact limit of 8 bytes; save a smaller file"
+    );
+    let (store, _) = artifacts(ArtifactsConfig {
+        max_entries: 1,
+        ..Default::default()
+    });
+    store.save(b"a", None, None).unwrap();
+    assert_eq!(
+        message(store.save(b"b", None, None).unwrap_err()),
+        "artifact store is full (1 artifacts); re-use an existing handle or save less"
+    );
+    let (store, _) = artifacts(ArtifactsConfig {
+        max_total_bytes: 10,
+        ..Default::default()
+    });
+    store.save(&[0; 6], None, None).unwrap();
+    assert_eq!(
+        message(store.save(&[0; 6], None, None).unwrap_err()),
+        "artifact store would exceed its total limit of 10 bytes; save a smaller file"
+    );
+}
+
+#[test]
+fn artifact_labels_do_not_count() {
+    let (store, _) = artifacts(ArtifactsConfig {
+        max_entry_bytes: 4,
+        ..Default::default()
+    });
+    assert!(store.save(b"abcd", None, Some(&"l".repeat(1000))).is_ok());
+}
+
+#[test]
+fn artifact_expiry_deletes_the_file() {
+    let (store, clock) = artifacts(ArtifactsConfig {
+        ttl_seconds: 10.0,
+        ..Default::default()
+    });
+    let h = store.save(b"bytes", None, None).unwrap();
+    let dir = store.root_dir().unwrap().join(&h);
+    assert!(dir.is_dir());
+    clock.advance(11.0);
+    assert_eq!(
+        message(store.load(&h).unwrap_err()),
+        format!("unknown or expired artifact handle: '{h}'")
+    );
+    assert!(!dir.exists(), "expiry removes the bytes from disk");
+}
+
+#[test]
+fn close_and_disable_remove_the_directory() {
+    let (store, _) = artifacts(ArtifactsConfig::default());
+    store.save(b"x", None, None).unwrap();
+    let root = store.root_dir().unwrap();
+    store.close();
+    assert!(!root.exists());
+    store.save(b"y", None, None).unwrap();
+    let root = store.root_dir().unwrap();
+    store.disable("artifact store is disabled");
+    assert!(!root.exists());
+    assert_eq!(
+        message(store.save(b"z", None, None).unwrap_err()),
+        "artifact store is disabled"
+    );
+}
+
+#[test]
+fn a_deleted_directory_is_recreated() {
+    let (store, _) = artifacts(ArtifactsConfig::default());
+    store.save(b"x", None, None).unwrap();
+    std::fs::remove_dir_all(store.root_dir().unwrap()).unwrap();
+    let h = store.save(b"again", None, None).unwrap();
+    assert_eq!(store.load(&h).unwrap(), b"again");
+}
