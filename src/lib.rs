@@ -41,4 +41,4 @@ pub mod stores;
 pub use capabilities::{Bridge, BuiltinBase, Capability, HostError, Registry, RegistryError};
 pub use config::{Config, ConfigError};
 pub use execution::{ArtifactRef, ExecutionError, ExecutionResult};
-pub use runtime::{Error, RESERVED_NAMES, Toolplane};
+pub use runtime::{Error, RESERVED_NAMES, Session, Toolplane};

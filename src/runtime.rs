@@ -58,7 +58,7 @@ impl Toolplane {
         Self {
             bridge: Bridge::new(results, artifacts, registry),
             config,
-            engine: InProcessEngine::default(),
+            engine: InProcessEngine::fresh(),
         }
     }
 
@@ -103,35 +103,6 @@ impl Toolplane {
         self.config.limits.timeout_seconds = seconds;
     }
 
-    fn bindings(&self, inputs: &Map<String, Value>) -> Result<Bindings, Error> {
-        let capabilities = self.bridge.registry().callable_namespace();
-        let mut collisions: Vec<&str> = inputs
-            .keys()
-            .map(String::as_str)
-            .filter(|name| {
-                RESERVED_NAMES.contains(name) || capabilities.iter().any(|(alias, _)| alias == name)
-            })
-            .collect();
-        if !collisions.is_empty() {
-            collisions.sort_unstable();
-            return Err(Error::NamespaceCollision(collisions.join(", ")));
-        }
-        // An alias never takes call_tool or reset_session.
-        let capabilities = capabilities
-            .into_iter()
-            .filter(|(alias, _)| !RESERVED_NAMES.contains(&alias.as_str()))
-            .collect();
-        Ok(Bindings { capabilities })
-    }
-
-    fn limits(&self) -> RunLimits {
-        RunLimits {
-            timeout: Duration::from_secs_f64(self.config.limits.timeout_seconds),
-            max_output_bytes: self.config.limits.max_output_bytes,
-            recursion_limit: self.config.limits.max_recursion_depth,
-        }
-    }
-
     /// Runs a snippet in a fresh VM. `inputs` become globals. Errors in the snippet are in the result;
     /// `Err` is only for inputs that collide with the runtime's bindings.
     pub fn execute(
@@ -139,30 +110,111 @@ impl Toolplane {
         code: &str,
         inputs: Option<Map<String, Value>>,
     ) -> Result<ExecutionResult, Error> {
-        let inputs = inputs.unwrap_or_default();
-        let bindings = self.bindings(&inputs)?;
-        let reply = self.engine.run(RunRequest {
-            code: code.to_string(),
-            inputs,
-            bindings,
-            limits: self.limits(),
-            bridge: self.bridge.clone(),
-        });
-        let mut result = reply.result;
-        result.artifacts = reply
-            .saved_artifacts
-            .iter()
-            .filter_map(|handle| self.artifacts().describe(handle).ok())
-            .map(|info| ArtifactRef {
-                uri: format!("toolplane://artifacts/{}", info.handle),
-                handle: info.handle,
-                filename: info.filename,
-                size_bytes: info.size_bytes,
-                label: info.label,
-            })
-            .collect();
-        Ok(result)
+        execute_on(&self.engine, &self.bridge, &self.config, code, inputs)
     }
+
+    /// A persistent session: one VM whose variables survive across its runs, sharing this runtime's
+    /// stores. Sessions never share a VM with each other.
+    ///
+    /// ```
+    /// let runtime = toolplane::Toolplane::new(Default::default());
+    /// let session = runtime.session();
+    /// session.execute("x = 41", None).unwrap();
+    /// assert_eq!(session.execute("x + 1", None).unwrap().value, 42);
+    /// ```
+    pub fn session(&self) -> Session {
+        Session {
+            bridge: self.bridge.clone(),
+            config: self.config.clone(),
+            engine: InProcessEngine::session(),
+        }
+    }
+}
+
+/// A persistent session (see [`Toolplane::session`]). Top-level `return` ends a run and keeps the
+/// state; without it the value of a trailing expression is the run's value. A failed run keeps what
+/// ran before the error; `await reset_session()` (or [`Session::reset`]) clears the namespace after the
+/// run. Per-run `inputs` are visible during that run only and removed afterwards, unless the snippet
+/// rebinds them.
+#[derive(Debug)]
+pub struct Session {
+    bridge: Bridge,
+    config: Config,
+    engine: InProcessEngine,
+}
+
+impl Session {
+    /// Runs a snippet in this session's VM.
+    pub fn execute(
+        &self,
+        code: &str,
+        inputs: Option<Map<String, Value>>,
+    ) -> Result<ExecutionResult, Error> {
+        execute_on(&self.engine, &self.bridge, &self.config, code, inputs)
+    }
+
+    /// Clears the session's variables now; saved results and artifacts are unaffected.
+    pub fn reset(&self) {
+        self.engine.reset_session();
+    }
+}
+
+fn bindings(bridge: &Bridge, inputs: &Map<String, Value>) -> Result<Bindings, Error> {
+    let capabilities = bridge.registry().callable_namespace();
+    let mut collisions: Vec<&str> = inputs
+        .keys()
+        .map(String::as_str)
+        .filter(|name| {
+            RESERVED_NAMES.contains(name) || capabilities.iter().any(|(alias, _)| alias == name)
+        })
+        .collect();
+    if !collisions.is_empty() {
+        collisions.sort_unstable();
+        return Err(Error::NamespaceCollision(collisions.join(", ")));
+    }
+    // An alias never takes call_tool or reset_session.
+    let capabilities = capabilities
+        .into_iter()
+        .filter(|(alias, _)| !RESERVED_NAMES.contains(&alias.as_str()))
+        .collect();
+    Ok(Bindings { capabilities })
+}
+
+fn execute_on(
+    engine: &InProcessEngine,
+    bridge: &Bridge,
+    config: &Config,
+    code: &str,
+    inputs: Option<Map<String, Value>>,
+) -> Result<ExecutionResult, Error> {
+    let inputs = inputs.unwrap_or_default();
+    let bindings = bindings(bridge, &inputs)?;
+    let limits = RunLimits {
+        timeout: Duration::from_secs_f64(config.limits.timeout_seconds),
+        max_output_bytes: config.limits.max_output_bytes,
+        recursion_limit: config.limits.max_recursion_depth,
+    };
+    let reply = engine.run(RunRequest {
+        code: code.to_string(),
+        inputs,
+        bindings,
+        limits,
+        bridge: bridge.clone(),
+    });
+    let mut result = reply.result;
+    result.artifacts = reply
+        .saved_artifacts
+        .iter()
+        .filter_map(|handle| bridge.artifacts().describe(handle).ok())
+        .map(|info| ArtifactRef {
+            uri: format!("toolplane://artifacts/{}", info.handle),
+            handle: info.handle,
+            filename: info.filename,
+            size_bytes: info.size_bytes,
+            label: info.label,
+        })
+        .collect();
+    Ok(result)
 }
 
 impl Drop for Toolplane {

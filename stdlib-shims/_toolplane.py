@@ -159,11 +159,12 @@ class StderrStream(StdoutStream):
 _PyCF_ONLY_AST = 0x400
 
 
-def compile_snippet(source, filename):
+def compile_snippet(source, filename, bindings=()):
     """Compile a snippet as the body of `async def`, from its AST, so line numbers stay the snippet's."""
     import _ast
 
     tree = compile(source, filename, "exec", _PyCF_ONLY_AST)
+    check_unawaited(tree, bindings, session=False)
     body = tree.body
     if not body:
         body = [_ast.Pass(lineno=1, col_offset=0, end_lineno=1, end_col_offset=0)]
@@ -185,3 +186,158 @@ def compile_snippet(source, filename):
     )
     module = _ast.Module(body=[main], type_ignores=[])
     return compile(module, filename, "exec")
+
+
+_PyCF_ALLOW_TOP_LEVEL_AWAIT = 0x2000
+_SCOPES = ("FunctionDef", "AsyncFunctionDef", "ClassDef", "Lambda")
+
+RESET_MESSAGE = (
+    "Session variables will be cleared after this run completes; saved results and artifacts are unaffected."
+)
+
+
+class SnippetReturn(BaseException):
+    """Carries a session snippet's top-level `return` value out of its module code."""
+
+
+class _Ready:
+    __slots__ = ("_value",)
+
+    def __init__(self, value):
+        self._value = value
+
+    def __await__(self):
+        return self._value
+        yield
+
+
+def reset_session():
+    """await reset_session(): this session's variables are cleared after the current run."""
+    _host.request_reset()
+    return _Ready(RESET_MESSAGE)
+
+
+def _children(node):
+    for field in node._fields:
+        value = getattr(node, field, None)
+        if isinstance(value, list):
+            for item in value:
+                if hasattr(item, "_fields"):
+                    yield item
+        elif hasattr(value, "_fields"):
+            yield value
+
+
+def _walk_scope(node):
+    """Every node of this scope, without descending into nested functions, classes or lambdas."""
+    stack = [node]
+    while stack:
+        current = stack.pop()
+        yield current
+        for child in _children(current):
+            if type(child).__name__ in _SCOPES:
+                yield child  # its name binds in this scope; its body does not
+                continue
+            stack.append(child)
+
+
+def _bound_names(tree):
+    names = set()
+    for node in _walk_scope(tree):
+        kind = type(node).__name__
+        if kind == "Name" and type(node.ctx).__name__ in ("Store", "Del"):
+            names.add(node.id)
+        elif kind in ("FunctionDef", "AsyncFunctionDef", "ClassDef"):
+            names.add(node.name)
+        elif kind == "alias":
+            names.add(node.asname or node.name.split(".")[0])
+        elif kind in ("ExceptHandler", "MatchAs", "MatchStar") and getattr(node, "name", None):
+            names.add(node.name)
+        elif kind == "MatchMapping" and getattr(node, "rest", None):
+            names.add(node.rest)
+        elif kind in ("Global", "Nonlocal"):
+            names.update(node.names)
+    return names
+
+
+def _unawaited(tree, bindings, skip_last):
+    """Calls to externals whose result is discarded or stringified inside an f-string."""
+    found = []
+    last = tree.body[-1] if skip_last and tree.body else None  # a session's trailing expression is its value
+    for node in _walk_scope(tree):
+        kind = type(node).__name__
+        if kind == "Expr" and node is not last:
+            call = node.value
+            if type(call).__name__ == "Call" and type(call.func).__name__ == "Name" and call.func.id in bindings:
+                found.append((call.lineno, call.func.id, "its result is discarded"))
+        elif kind in ("FormattedValue", "Interpolation"):
+            call = node.value
+            if type(call).__name__ == "Call" and type(call.func).__name__ == "Name" and call.func.id in bindings:
+                found.append((call.lineno, call.func.id, "it is stringified inside an f-string"))
+    found.sort()
+    return [
+        f"call to '{name}' on line {line} is never awaited ({reason}); capability and result-store calls are "
+        "async — add `await` (e.g. `handle = await save_result(value)`)"
+        for line, name, reason in found
+    ]
+
+
+class UnawaitedToolCallError(Exception):
+    pass
+
+
+class NamespaceCollisionError(Exception):
+    pass
+
+
+def check_unawaited(tree, bindings, session):
+    problems = _unawaited(tree, bindings, skip_last=session)
+    if problems:
+        raise UnawaitedToolCallError("; ".join(problems))
+
+
+def _to_raise(value, node):
+    loc = dict(
+        lineno=node.lineno,
+        col_offset=node.col_offset,
+        end_lineno=getattr(node, "end_lineno", node.lineno),
+        end_col_offset=getattr(node, "end_col_offset", node.col_offset),
+    )
+    import _ast
+
+    if value is None:
+        value = _ast.Constant(value=None, kind=None, **loc)
+    call = _ast.Call(func=_ast.Name(id="__toolplane_return__", ctx=_ast.Load(), **loc), args=[value], keywords=[], **loc)
+    return _ast.Raise(exc=call, cause=None, **loc)
+
+
+def _rewrite_returns(node):
+    for field in node._fields:
+        value = getattr(node, field, None)
+        if isinstance(value, list):
+            for i, item in enumerate(value):
+                kind = type(item).__name__
+                if kind == "Return":
+                    value[i] = _to_raise(item.value, item)
+                elif hasattr(item, "_fields") and kind not in _SCOPES:
+                    _rewrite_returns(item)
+
+
+def compile_session_snippet(source, filename, bindings):
+    """Compile a session snippet as module code over the session's globals: top-level `await` allowed,
+    top-level `return` (and a trailing expression) end the run with their value."""
+    import _ast
+
+    tree = compile(source, filename, "exec", _PyCF_ONLY_AST)
+    taken = sorted(_bound_names(tree) & set(bindings))
+    if taken:
+        raise NamespaceCollisionError(
+            f"the snippet assigns to Toolplane bindings: {', '.join(taken)}. In a session that assignment would "
+            "persist and mask the binding until the session is reset — use different variable names."
+        )
+    check_unawaited(tree, bindings, session=True)
+    if tree.body and type(tree.body[-1]).__name__ == "Expr":
+        last = tree.body[-1]
+        tree.body[-1] = _to_raise(last.value, last)
+    _rewrite_returns(tree)
+    return compile(tree, filename, "exec", _PyCF_ALLOW_TOP_LEVEL_AWAIT)

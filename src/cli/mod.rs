@@ -165,13 +165,6 @@ fn read_snippet(path: &Path) -> Result<String, UsageError> {
 
 fn run(args: RunArgs) -> Result<ExitCode, UsageError> {
     let (config, _) = load_config(args.config.as_deref())?;
-    if args.session {
-        return Err(UsageError(
-            "--session is not available yet in this build: each file runs in a fresh VM (handles saved with \
-             save_result still carry over between files)"
-                .into(),
-        ));
-    }
     let mut inputs = serde_json::Map::new();
     for raw in &args.inputs {
         let (name, value) = parse_input(raw)?;
@@ -191,10 +184,14 @@ fn run(args: RunArgs) -> Result<ExitCode, UsageError> {
         }
         runtime.set_timeout(seconds);
     }
+    let session = args.session.then(|| runtime.session());
     let mut failed = false;
     let stdout = std::io::stdout();
     for code in &snippets {
-        let result = runtime.execute(code, Some(inputs.clone()))?;
+        let result = match &session {
+            Some(session) => session.execute(code, Some(inputs.clone()))?,
+            None => runtime.execute(code, Some(inputs.clone()))?,
+        };
         failed |= !result.ok();
         let mut out = stdout.lock();
         let written = if args.json {

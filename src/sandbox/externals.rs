@@ -32,6 +32,8 @@ pub(crate) struct RunState {
     pub artifacts_enabled: bool,
     pub flags: Arc<RunFlags>,
     pub output: OutputCapture,
+    /// `await reset_session()` was called in this run.
+    pub reset_requested: bool,
 }
 
 /// Captured stdout/stderr of a run, within one byte budget shared by both streams.
@@ -265,6 +267,12 @@ pub(crate) mod _toolplane_host {
         vm: &VirtualMachine,
     ) -> PyResult<usize> {
         write_stream(text, true, vm)
+    }
+
+    /// `reset_session()`: the session's variables are cleared after this run.
+    #[pyfunction]
+    fn request_reset(vm: &VirtualMachine) -> PyResult<()> {
+        with_run(vm, |s| s.reset_requested = true)
     }
 
     /// `flush()` of the captured streams: nothing to do.

@@ -188,6 +188,11 @@ fn prepare(vm: &VirtualMachine, recursion_limit: usize) -> PyResult<(PyRef<PyMod
     }
     builtins.set_item("__import__", host.get_attr("guarded_import", vm)?, vm)?;
     builtins.set_item("open", host.get_attr("sandbox_open", vm)?, vm)?;
+    builtins.set_item(
+        "__toolplane_return__",
+        prelude.as_object().get_attr("SnippetReturn", vm)?,
+        vm,
+    )?;
     Ok((prelude, builtins))
 }
 

@@ -72,24 +72,29 @@ impl HostChannel for DirectChannel {
     }
 }
 
-/// Runs one snippet in a fresh interpreter on the current thread (which must have a large stack).
-pub(crate) fn run_fresh(request: RunRequest) -> RunReply {
-    let started = Instant::now();
-    let sandbox = match interpreter::build(request.limits.recursion_limit) {
-        Ok(vm) => vm,
-        Err(text) => {
-            let mut result = ExecutionResult::failed(
-                "SandboxError",
-                format!("the sandbox could not start: {text}"),
-                0.0,
-            );
-            result.duration_ms = started.elapsed().as_secs_f64() * 1000.0;
-            return RunReply {
-                result,
-                saved_artifacts: Vec::new(),
-            };
-        }
-    };
+fn build_failure(started: Instant, text: &str) -> RunReply {
+    let mut result = ExecutionResult::failed(
+        "SandboxError",
+        format!("the sandbox could not start: {text}"),
+        0.0,
+    );
+    result.duration_ms = started.elapsed().as_secs_f64() * 1000.0;
+    RunReply {
+        result,
+        saved_artifacts: Vec::new(),
+    }
+}
+
+/// Runs `request` in `sandbox` with its run state, watchdog and output capture installed; `teardown`
+/// runs before the watchdog stops, so `__del__` or atexit code cannot hang the thread. Returns the reply
+/// and whether the snippet asked for a session reset.
+fn run_in(
+    sandbox: &interpreter::SandboxVm,
+    request: &RunRequest,
+    mode: snippet::Mode<'_>,
+    started: Instant,
+    teardown: impl FnOnce(),
+) -> (RunReply, bool) {
     let flags = Arc::new(limits::RunFlags::new(request.limits.timeout));
     let saved_artifacts = Rc::new(RefCell::new(Vec::new()));
     externals::begin_run(externals::RunState {
@@ -104,26 +109,24 @@ pub(crate) fn run_fresh(request: RunRequest) -> RunReply {
         artifacts_enabled: request.bridge.artifacts().is_enabled(),
         flags: flags.clone(),
         output: externals::OutputCapture::new(request.limits.max_output_bytes),
+        reset_requested: false,
     });
     let watchdog = limits::Watchdog::start(flags.clone(), sandbox.signal_tx.clone());
     let output = snippet::run_snippet(
-        &sandbox,
+        sandbox,
         &request.code,
         &request.inputs,
         &request.bindings,
         request.limits.max_output_bytes,
         &flags,
+        mode,
     );
     let duration_ms = started.elapsed().as_secs_f64() * 1000.0;
-    // Tear down under the watchdog: `__del__` and atexit code must not hang the worker.
-    sandbox
-        .interp
-        .enter(|vm| vm.state.atexit_funcs.lock().clear());
-    sandbox.interp.finalize(None);
+    teardown();
     drop(watchdog);
-    externals::end_run();
+    let reset_requested = externals::end_run().is_some_and(|state| state.reset_requested);
     let saved_artifacts = saved_artifacts.take();
-    RunReply {
+    let reply = RunReply {
         result: ExecutionResult {
             value: output.value,
             stdout: output.stdout,
@@ -134,32 +137,154 @@ pub(crate) fn run_fresh(request: RunRequest) -> RunReply {
             artifacts: Vec::new(),
         },
         saved_artifacts,
+    };
+    (reply, reset_requested)
+}
+
+/// Runs one snippet in a fresh interpreter on the current thread (which must have a large stack).
+pub(crate) fn run_fresh(request: RunRequest) -> RunReply {
+    let started = Instant::now();
+    let sandbox = match interpreter::build(request.limits.recursion_limit) {
+        Ok(vm) => vm,
+        Err(text) => return build_failure(started, &text),
+    };
+    let interp = &sandbox.interp;
+    let teardown = || {
+        interp.enter(|vm| vm.state.atexit_funcs.lock().clear());
+    };
+    let (reply, _) = run_in(&sandbox, &request, snippet::Mode::Fresh, started, teardown);
+    sandbox.interp.finalize(None);
+    reply
+}
+
+/// A session's VM and the namespace that persists across its runs.
+struct SessionVm {
+    sandbox: interpreter::SandboxVm,
+    globals: rustpython_vm::builtins::PyDictRef,
+}
+
+impl SessionVm {
+    fn build(recursion_limit: usize) -> Result<Self, String> {
+        let sandbox = interpreter::build(recursion_limit)?;
+        let globals = sandbox
+            .interp
+            .enter(|vm| snippet::new_session_globals(vm, &sandbox))
+            .map_err(|_| "could not create the session namespace".to_string())?;
+        Ok(Self { sandbox, globals })
+    }
+
+    fn close(self) {
+        self.sandbox
+            .interp
+            .enter(|vm| vm.state.atexit_funcs.lock().clear());
+        self.sandbox.interp.finalize(None);
     }
 }
 
-type Job = (RunRequest, mpsc::Sender<RunReply>);
+/// Runs one snippet in the session, building its VM first if needed; a requested reset drops the VM
+/// after the run, so the next run starts on a fresh namespace.
+fn run_session(session: &mut Option<SessionVm>, request: RunRequest) -> RunReply {
+    let started = Instant::now();
+    if session.is_none() {
+        match SessionVm::build(request.limits.recursion_limit) {
+            Ok(vm) => *session = Some(vm),
+            Err(text) => return build_failure(started, &text),
+        }
+    }
+    let Some(live) = session.as_ref() else {
+        return build_failure(started, "no session VM");
+    };
+    let (reply, reset) = run_in(
+        &live.sandbox,
+        &request,
+        snippet::Mode::Session(&live.globals),
+        started,
+        || {},
+    );
+    if reset && let Some(old) = session.take() {
+        old.close();
+    }
+    reply
+}
 
+enum Job {
+    Run(RunRequest, mpsc::Sender<RunReply>),
+    ResetSession,
+}
+
+/// Whether a worker runs each snippet in a fresh VM or keeps one session VM.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum WorkerKind {
+    Fresh,
+    Session,
+}
 /// Stack size of sandbox threads: deep enough that RustPython's own recursion checks always fire
 /// before the native stack runs out.
 const SANDBOX_STACK_BYTES: usize = 256 << 20;
 
-/// A long-lived, large-stack worker thread that runs snippets in process, one at a time, each in a
-/// fresh interpreter (VMs are thread-affine, and a thread per run would leak RustPython's per-thread
-/// type objects).
-#[derive(Debug, Default)]
+/// A long-lived, large-stack worker thread that runs snippets in process, one at a time: each in a
+/// fresh interpreter, or all in one session interpreter. VMs are thread-affine, and a thread per run
+/// would leak RustPython's per-thread type objects.
+#[derive(Debug)]
 pub(crate) struct InProcessEngine {
+    kind: WorkerKind,
     worker: Mutex<Option<mpsc::Sender<Job>>>,
 }
 
 impl InProcessEngine {
-    fn spawn_worker() -> std::io::Result<mpsc::Sender<Job>> {
+    /// An engine that gives every run a fresh VM.
+    pub(crate) fn fresh() -> Self {
+        Self {
+            kind: WorkerKind::Fresh,
+            worker: Mutex::new(None),
+        }
+    }
+
+    /// An engine that keeps one session VM across runs.
+    pub(crate) fn session() -> Self {
+        Self {
+            kind: WorkerKind::Session,
+            worker: Mutex::new(None),
+        }
+    }
+
+    /// Drops the session's namespace (the next run starts fresh).
+    pub(crate) fn reset_session(&self) {
+        if let Some(worker) = self
+            .worker
+            .lock()
+            .unwrap_or_else(|e| e.into_inner())
+            .as_ref()
+        {
+            let _ = worker.send(Job::ResetSession);
+        }
+    }
+
+    fn spawn_worker(kind: WorkerKind) -> std::io::Result<mpsc::Sender<Job>> {
         let (tx, rx) = mpsc::channel::<Job>();
         std::thread::Builder::new()
             .name("toolplane-sandbox".into())
             .stack_size(SANDBOX_STACK_BYTES)
             .spawn(move || {
-                for (request, reply) in rx {
-                    let outcome = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| run_fresh(request)));
+                let mut session: Option<SessionVm> = None;
+                for job in rx {
+                    let (request, reply) = match job {
+                        Job::Run(request, reply) => (request, reply),
+                        Job::ResetSession => {
+                            if let Some(old) = session.take() {
+                                old.close();
+                            }
+                            continue;
+                        }
+                    };
+                    let outcome = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| match kind {
+                        WorkerKind::Fresh => run_fresh(request),
+                        WorkerKind::Session => run_session(&mut session, request),
+                    }));
+                    if outcome.is_err() {
+                        // A VM that panicked mid-run is not trusted again.
+                        session = None;
+                    }
                     let reply_value = outcome.unwrap_or_else(|panic| {
                         let what = panic
                             .downcast_ref::<&str>()
@@ -184,7 +309,7 @@ impl InProcessEngine {
         {
             let mut worker = self.worker.lock().unwrap_or_else(|e| e.into_inner());
             if worker.is_none() {
-                match Self::spawn_worker() {
+                match Self::spawn_worker(self.kind) {
                     Ok(tx) => *worker = Some(tx),
                     Err(e) => {
                         return failed_reply(
@@ -196,7 +321,7 @@ impl InProcessEngine {
             }
             if !worker
                 .as_ref()
-                .is_some_and(|w| w.send((request, reply_tx)).is_ok())
+                .is_some_and(|w| w.send(Job::Run(request, reply_tx)).is_ok())
             {
                 *worker = None;
                 return failed_reply(

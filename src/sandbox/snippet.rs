@@ -5,7 +5,7 @@ use rustpython_vm::builtins::{PyBaseExceptionRef, PyDictRef};
 use rustpython_vm::scope::Scope;
 use rustpython_vm::{AsObject, PyObjectRef, PyResult, VirtualMachine};
 
-use super::convert::{Mode, ToJsonError, from_value, to_json};
+use super::convert::{Mode as JsonMode, ToJsonError, from_value, to_json};
 use super::interpreter::SandboxVm;
 use super::limits::RunFlags;
 use crate::execution::ExecutionError;
@@ -28,6 +28,20 @@ pub(crate) struct Bindings {
     pub capabilities: Vec<(String, String)>,
 }
 
+/// The store sugar every snippet has (inputs may shadow it).
+const STORE_SUGAR: &[&str] = &[
+    "save_result",
+    "load_result",
+    "save_artifact",
+    "load_artifact",
+];
+
+/// Fresh runs wrap the snippet in `async def`; session runs execute module code over kept globals.
+pub(crate) enum Mode<'a> {
+    Fresh,
+    Session(&'a PyDictRef),
+}
+
 /// The guidance appended to every unawaited-call error.
 pub(crate) const AWAIT_HINT: &str = "capability and result-store calls are async — add `await` (e.g. `handle = await save_result(value)`)";
 
@@ -38,7 +52,9 @@ pub(crate) fn run_snippet(
     bindings: &Bindings,
     max_output_bytes: usize,
     flags: &RunFlags,
+    mode: Mode<'_>,
 ) -> SnippetOutput {
+    let session = matches!(mode, Mode::Session(_));
     sandbox.interp.enter(|vm| {
         if let Ok(prelude) = sandbox.prelude.as_object().get_attr("StdoutStream", vm)
             && let Ok(out) = prelude.call((), vm)
@@ -51,7 +67,10 @@ pub(crate) fn run_snippet(
             let _ = vm.sys_module.set_attr("stderr", err, vm);
         }
 
-        let outcome = execute(vm, sandbox, code, inputs, bindings);
+        let outcome = match mode {
+            Mode::Fresh => execute(vm, sandbox, code, inputs, bindings),
+            Mode::Session(globals) => execute_in_session(vm, sandbox, globals, code, inputs, bindings),
+        };
         let (stdout, stderr, output_exceeded) = super::externals::close_output();
 
         if flags.timed_out() {
@@ -61,7 +80,16 @@ pub(crate) fn run_snippet(
                 stderr,
                 error: Some(ExecutionError {
                     error_type: "TimeoutError".into(),
-                    message: flags.timeout_message(),
+                    message: if session {
+                        format!(
+                            "{}. The session stays usable, but its variables may be partially updated: statements \
+                             before the limit ran (rollback arrives with process isolation); saved results and \
+                             artifacts stand.",
+                            flags.timeout_message()
+                        )
+                    } else {
+                        flags.timeout_message()
+                    },
                     traceback: String::new(),
                 }),
             };
@@ -76,7 +104,7 @@ pub(crate) fn run_snippet(
                     let message = format!("the snippet printed a call that was never awaited ({line}); {AWAIT_HINT}");
                     return plain_error("UnawaitedToolCallError", message, stdout, stderr);
                 }
-                match to_json(vm, &value, Mode::ReturnValue) {
+                match to_json(vm, &value, JsonMode::ReturnValue) {
                     Ok(text) => match serde_json::from_str(&text) {
                         Ok(value) => SnippetOutput { value, stdout, stderr, error: None },
                         Err(e) => plain_error("ValueError", format!("return value could not be converted: {e}"), stdout, stderr),
@@ -146,7 +174,16 @@ pub(crate) fn describe_exception(vm: &VirtualMachine, exc: &PyBaseExceptionRef) 
         .str(vm)
         .map(|s| s.to_string())
         .unwrap_or_default();
-    if exc.fast_isinstance(vm.ctx.exceptions.syntax_error) {
+    let from_prelude = exc
+        .class()
+        .__module__(vm)
+        .ok()
+        .and_then(|m| {
+            m.downcast_ref::<rustpython_vm::builtins::PyStr>()
+                .map(|s| s.to_string() == "_toolplane")
+        })
+        .unwrap_or(false);
+    if from_prelude || exc.fast_isinstance(vm.ctx.exceptions.syntax_error) {
         // The frames are the prelude's compile call; the caret display is what matters.
         exc.set_traceback(None);
     }
@@ -164,17 +201,24 @@ pub(crate) fn describe_exception(vm: &VirtualMachine, exc: &PyBaseExceptionRef) 
     }
 }
 
-fn new_globals(
-    vm: &VirtualMachine,
-    sandbox: &SandboxVm,
-    inputs: &serde_json::Map<String, serde_json::Value>,
-    bindings: &Bindings,
-) -> PyResult<PyDictRef> {
+fn new_globals(vm: &VirtualMachine, sandbox: &SandboxVm) -> PyResult<PyDictRef> {
     let globals = vm.ctx.new_dict();
     globals.set_item("__builtins__", sandbox.builtins.clone().into(), vm)?;
     globals.set_item("__name__", vm.ctx.new_str("__main__").into(), vm)?;
+    Ok(globals)
+}
+
+/// Binds the externals and inputs. Precedence, lowest first: store sugar < inputs < capability aliases
+/// < call_tool and reset_session.
+fn bind(
+    vm: &VirtualMachine,
+    sandbox: &SandboxVm,
+    globals: &PyDictRef,
+    inputs: &serde_json::Map<String, serde_json::Value>,
+    bindings: &Bindings,
+    session: bool,
+) -> PyResult<()> {
     let prelude = sandbox.prelude.as_object();
-    // Precedence, lowest first: store sugar < inputs < capability aliases < call_tool.
     let sugar = prelude.get_attr("STORE_BINDINGS", vm)?;
     let sugar = sugar
         .downcast::<rustpython_vm::builtins::PyDict>()
@@ -197,7 +241,35 @@ fn new_globals(
         globals.set_item(alias.as_str(), func, vm)?;
     }
     globals.set_item("call_tool", prelude.get_attr("call_tool", vm)?, vm)?;
-    Ok(globals)
+    if session {
+        globals.set_item("reset_session", prelude.get_attr("reset_session", vm)?, vm)?;
+    }
+    Ok(())
+}
+
+/// The names the unawaited-call check and the session rebinding guard watch.
+fn binding_names(
+    vm: &VirtualMachine,
+    inputs: &serde_json::Map<String, serde_json::Value>,
+    bindings: &Bindings,
+    session: bool,
+) -> PyObjectRef {
+    let mut names: Vec<PyObjectRef> = STORE_SUGAR
+        .iter()
+        .filter(|n| !inputs.contains_key(**n))
+        .map(|n| vm.ctx.new_str(*n).into())
+        .collect();
+    names.extend(
+        bindings
+            .capabilities
+            .iter()
+            .map(|(alias, _)| vm.ctx.new_str(alias.as_str()).into()),
+    );
+    names.push(vm.ctx.new_str("call_tool").into());
+    if session {
+        names.push(vm.ctx.new_str("reset_session").into());
+    }
+    vm.ctx.new_tuple(names).into()
 }
 
 fn execute(
@@ -207,15 +279,21 @@ fn execute(
     inputs: &serde_json::Map<String, serde_json::Value>,
     bindings: &Bindings,
 ) -> PyResult<PyObjectRef> {
+    let names = binding_names(vm, inputs, bindings, false);
     let compiled = vm.call_method(
         sandbox.prelude.as_object(),
         "compile_snippet",
-        (vm.ctx.new_str(code), vm.ctx.new_str(SNIPPET_FILENAME)),
+        (
+            vm.ctx.new_str(code),
+            vm.ctx.new_str(SNIPPET_FILENAME),
+            names,
+        ),
     )?;
     let code_obj = compiled
         .downcast::<rustpython_vm::builtins::PyCode>()
         .map_err(|_| vm.new_runtime_error("compile_snippet did not return code"))?;
-    let globals = new_globals(vm, sandbox, inputs, bindings)?;
+    let globals = new_globals(vm, sandbox)?;
+    bind(vm, sandbox, &globals, inputs, bindings, false)?;
     vm.run_code_obj(code_obj, Scope::with_builtins(None, globals.clone(), vm))?;
     let main = globals.get_item("__toolplane_main__", vm)?;
     let _ = globals.del_item("__toolplane_main__", vm);
@@ -234,5 +312,96 @@ fn drive(vm: &VirtualMachine, coroutine: &PyObjectRef) -> PyResult<PyObjectRef> 
             }
             Err(exc) => return Err(exc),
         }
+    }
+}
+
+/// The file name tracebacks show for session snippets.
+pub const SESSION_FILENAME: &str = "toolplane_session.py";
+
+/// A fresh session namespace.
+pub(crate) fn new_session_globals(vm: &VirtualMachine, sandbox: &SandboxVm) -> PyResult<PyDictRef> {
+    new_globals(vm, sandbox)
+}
+
+fn execute_in_session(
+    vm: &VirtualMachine,
+    sandbox: &SandboxVm,
+    globals: &PyDictRef,
+    code: &str,
+    inputs: &serde_json::Map<String, serde_json::Value>,
+    bindings: &Bindings,
+) -> PyResult<PyObjectRef> {
+    let names = binding_names(vm, inputs, bindings, true);
+    let compiled = vm.call_method(
+        sandbox.prelude.as_object(),
+        "compile_session_snippet",
+        (
+            vm.ctx.new_str(code),
+            vm.ctx.new_str(SESSION_FILENAME),
+            names,
+        ),
+    )?;
+    let code_obj = compiled
+        .downcast::<rustpython_vm::builtins::PyCode>()
+        .map_err(|_| vm.new_runtime_error("compile_session_snippet did not return code"))?;
+    // Inputs live for this run only: remember what they cover, restore it afterwards.
+    let covered: Vec<(String, Option<PyObjectRef>)> = inputs
+        .keys()
+        .map(|k| {
+            (
+                k.clone(),
+                globals.get_item_opt(k.as_str(), vm).ok().flatten(),
+            )
+        })
+        .collect();
+    bind(vm, sandbox, globals, inputs, bindings, true)?;
+    let bound: Vec<Option<PyObjectRef>> = inputs
+        .keys()
+        .map(|k| globals.get_item_opt(k.as_str(), vm).ok().flatten())
+        .collect();
+    let outcome = run_module_code(vm, sandbox, globals, code_obj);
+    for ((name, previous), set) in covered.into_iter().zip(bound) {
+        let current = globals.get_item_opt(name.as_str(), vm).ok().flatten();
+        let untouched = matches!((&current, &set), (Some(c), Some(s)) if c.is(s));
+        if untouched {
+            match previous {
+                Some(p) => {
+                    let _ = globals.set_item(name.as_str(), p, vm);
+                }
+                None => {
+                    let _ = globals.del_item(name.as_str(), vm);
+                }
+            }
+        }
+    }
+    outcome
+}
+
+fn run_module_code(
+    vm: &VirtualMachine,
+    sandbox: &SandboxVm,
+    globals: &PyDictRef,
+    code_obj: rustpython_vm::PyRef<rustpython_vm::builtins::PyCode>,
+) -> PyResult<PyObjectRef> {
+    let snippet_return = sandbox.prelude.as_object().get_attr("SnippetReturn", vm)?;
+    let outcome = vm
+        .run_code_obj(code_obj, Scope::with_builtins(None, globals.clone(), vm))
+        .and_then(|result| {
+            if result.class().name().to_string() == "coroutine" {
+                drive(vm, &result).map(|_| vm.ctx.none())
+            } else {
+                Ok(vm.ctx.none())
+            }
+        });
+    match outcome {
+        Err(exc)
+            if exc
+                .as_object()
+                .is_instance(&snippet_return, vm)
+                .unwrap_or(false) =>
+        {
+            Ok(exc.get_arg(0).unwrap_or_else(|| vm.ctx.none()))
+        }
+        other => other,
     }
 }
