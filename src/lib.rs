@@ -42,3 +42,4 @@ pub use capabilities::{Bridge, BuiltinBase, Capability, HostError, Registry, Reg
 pub use config::{Config, ConfigError};
 pub use execution::{ArtifactRef, ExecutionError, ExecutionResult};
 pub use runtime::{Error, RESERVED_NAMES, Session, Toolplane};
+pub use sandbox::CountingAllocator;

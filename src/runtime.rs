@@ -193,6 +193,7 @@ fn execute_on(
         timeout: Duration::from_secs_f64(config.limits.timeout_seconds),
         max_output_bytes: config.limits.max_output_bytes,
         recursion_limit: config.limits.max_recursion_depth,
+        max_memory_mb: config.limits.max_memory_mb,
     };
     let reply = engine.run(RunRequest {
         code: code.to_string(),

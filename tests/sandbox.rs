@@ -5,6 +5,10 @@ use std::sync::Arc;
 use serde_json::{Value, json};
 use toolplane::{Capability, Config, ExecutionResult, HostError, Registry, Toolplane};
 
+// In-process memory limits need the counting allocator, as the binary installs it.
+#[global_allocator]
+static ALLOC: toolplane::CountingAllocator = toolplane::CountingAllocator;
+
 fn run(runtime: &Toolplane, code: &str) -> ExecutionResult {
     runtime.execute(code, None).expect("no namespace collision")
 }
@@ -600,4 +604,33 @@ fn return_values_must_be_json_shaped() {
     let r = run(&rt, "return object()");
     assert_eq!(error(&r).0, "TypeError");
     assert!(error(&r).1.contains("'object'"));
+}
+
+#[test]
+fn memory_limit_ends_the_run_and_the_host_and_stores_carry_on() {
+    let rt = Toolplane::new(config("[limits]\nmax_memory_mb = 64\n"));
+    let saved = value(&run(&rt, "return await save_result([1, 2, 3])"))
+        .as_str()
+        .unwrap()
+        .to_string();
+    for code in [
+        "x = [0] * (10 ** 9)",
+        "x = 'a' * 10**10",
+        "x = bytearray(10**10)",
+        "a = []\nwhile True:\n    a.append('x' * 1000000)",
+        "d = {}\ni = 0\nwhile True:\n    d[i] = [i]\n    i += 1",
+        "a = []\nwhile True:\n    try:\n        a.append('x' * 1000000)\n    except MemoryError:\n        pass",
+    ] {
+        let r = run(&rt, code);
+        let (kind, message) = error(&r);
+        assert_eq!(kind, "MemoryError", "{code}");
+        assert!(message.contains("max_memory_mb"), "{code}: {message}");
+    }
+    let back = run_with(&rt, "return await load_result(h)", json!({"h": saved}));
+    assert_eq!(
+        value(&back),
+        &json!([1, 2, 3]),
+        "a handle saved before the limits still loads"
+    );
+    assert_eq!(value(&run(&rt, "return len([0] * 1000)")), &json!(1000));
 }

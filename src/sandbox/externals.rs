@@ -118,6 +118,13 @@ fn write_stream(
 
 thread_local! {
     static RUN: RefCell<Option<RunState>> = const { RefCell::new(None) };
+    /// `[limits] max_recursion_depth` of the VMs on this thread: `sys.setrecursionlimit` cannot go above it.
+    static MAX_RECURSION: std::cell::Cell<usize> = const { std::cell::Cell::new(1000) };
+}
+
+/// Sets the recursion ceiling of VMs built on this thread.
+pub(crate) fn set_max_recursion(limit: usize) {
+    MAX_RECURSION.with(|m| m.set(limit));
 }
 
 /// Installs the state of the run about to start on this thread.
@@ -269,6 +276,24 @@ pub(crate) mod _toolplane_host {
         write_stream(text, true, vm)
     }
 
+    /// `sys.setrecursionlimit`, clamped to `[limits] max_recursion_depth`.
+    #[pyfunction]
+    fn setrecursionlimit(limit: i64, vm: &VirtualMachine) -> PyResult<()> {
+        if limit < 1 {
+            return Err(vm.new_value_error("recursion limit must be greater than or equal to one"));
+        }
+        let ceiling = MAX_RECURSION.with(|m| m.get());
+        let limit = usize::try_from(limit).unwrap_or(usize::MAX).min(ceiling);
+        if limit <= vm.current_recursion_depth() {
+            return Err(vm.new_recursion_error(format!(
+                "cannot set the recursion limit to {limit} at the recursion depth {}: the limit is too low",
+                vm.current_recursion_depth()
+            )));
+        }
+        vm.recursion_limit.set(limit);
+        Ok(())
+    }
+
     /// `reset_session()`: the session's variables are cleared after this run.
     #[pyfunction]
     fn request_reset(vm: &VirtualMachine) -> PyResult<()> {
@@ -324,9 +349,9 @@ pub(crate) mod _toolplane_host {
         let end = std::time::Instant::now() + std::time::Duration::from_secs_f64(seconds.min(1e9));
         loop {
             if let Some(flags) = &flags
-                && flags.timed_out()
+                && (flags.timed_out() || flags.memory_exceeded())
             {
-                return Err(flags.timeout_exception(vm));
+                return Err(flags.limit_exception(vm));
             }
             let now = std::time::Instant::now();
             if now >= end {

@@ -167,11 +167,8 @@ fn prepare(vm: &VirtualMachine, recursion_limit: usize) -> PyResult<(PyRef<PyMod
     for name in REMOVED_NATIVE_MODULES {
         let _ = sys_modules.del_item(*name, vm);
     }
-    vm.call_method(
-        vm.sys_module.as_object(),
-        "setrecursionlimit",
-        (recursion_limit,),
-    )?;
+    super::externals::set_max_recursion(recursion_limit);
+    vm.recursion_limit.set(recursion_limit);
     // `os` first: our shim also answers for `posix`, which several stdlib modules probe.
     vm.import("os", 0)?;
     let prelude_obj = vm.import("_toolplane", 0)?;
@@ -181,6 +178,11 @@ fn prepare(vm: &VirtualMachine, recursion_limit: usize) -> PyResult<(PyRef<PyMod
     let host = vm.import("_toolplane_host", 0)?;
     let time = vm.import("time", 0)?;
     time.set_attr("sleep", host.get_attr("sleep", vm)?, vm)?;
+    vm.sys_module.set_attr(
+        "setrecursionlimit",
+        host.get_attr("setrecursionlimit", vm)?,
+        vm,
+    )?;
 
     let builtins = vm.ctx.new_dict();
     for (key, value) in vm.builtins.dict().items_vec() {

@@ -20,14 +20,42 @@ pub(crate) struct RunFlags {
     timeout: Duration,
     finished: AtomicBool,
     timed_out: AtomicBool,
+    pub(crate) memory: super::memory::MemoryAccount,
+    memory_limit_mb: usize,
 }
 
 impl RunFlags {
-    pub(crate) fn new(timeout: Duration) -> Self {
+    pub(crate) fn new(timeout: Duration, memory_limit_mb: usize) -> Self {
         Self {
             timeout,
             finished: AtomicBool::new(false),
             timed_out: AtomicBool::new(false),
+            memory: super::memory::MemoryAccount::new(memory_limit_mb.saturating_mul(1 << 20)),
+            memory_limit_mb,
+        }
+    }
+
+    pub(crate) fn memory_exceeded(&self) -> bool {
+        self.memory.exceeded()
+    }
+
+    pub(crate) fn memory_message(&self) -> String {
+        format!(
+            "the run used more than its memory limit of {} MiB ([limits] max_memory_mb); work on smaller pieces \
+             (save_result them as you go) or raise the limit",
+            self.memory_limit_mb
+        )
+    }
+
+    /// The exception for whichever limit tripped (time wins).
+    pub(crate) fn limit_exception(&self, vm: &VirtualMachine) -> PyBaseExceptionRef {
+        if self.timed_out() {
+            self.timeout_exception(vm)
+        } else {
+            vm.new_exception_msg(
+                vm.ctx.exceptions.memory_error.to_owned(),
+                self.memory_message().into(),
+            )
         }
     }
 
@@ -76,7 +104,7 @@ fn sticky_interrupt(tx: UserSignalSender, flags: Arc<RunFlags>) -> UserSignal {
         }
         // Re-arm first, so an `except BaseException:` handler is interrupted at its next instruction.
         let _ = tx.send(sticky_interrupt(tx.clone(), flags.clone()));
-        Err(flags.timeout_exception(vm))
+        Err(flags.limit_exception(vm))
     })
 }
 
@@ -107,24 +135,27 @@ impl Watchdog {
     }
 }
 
+/// How often the watchdog looks at the memory account before the deadline.
+const MEMORY_POLL: Duration = Duration::from_millis(10);
+
 fn watch(flags: &Arc<RunFlags>, wake: &(Mutex<bool>, Condvar), tx: UserSignalSender) {
     let deadline = Instant::now() + flags.timeout;
     let (lock, cvar) = wake;
     let mut stopped = lock.lock().unwrap_or_else(|e| e.into_inner());
-    while !*stopped {
+    while !*stopped && !flags.memory_exceeded() {
         let now = Instant::now();
         if now >= deadline {
+            flags.timed_out.store(true, Ordering::SeqCst);
             break;
         }
         stopped = cvar
-            .wait_timeout(stopped, deadline - now)
+            .wait_timeout(stopped, (deadline - now).min(MEMORY_POLL))
             .unwrap_or_else(|e| e.into_inner())
             .0;
     }
     if *stopped {
         return;
     }
-    flags.timed_out.store(true, Ordering::SeqCst);
     while !*stopped {
         let _ = tx.send(sticky_interrupt(tx.clone(), flags.clone()));
         stopped = cvar

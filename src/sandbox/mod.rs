@@ -5,6 +5,7 @@ mod convert;
 mod externals;
 mod interpreter;
 mod limits;
+mod memory;
 mod snippet;
 
 use std::cell::RefCell;
@@ -14,6 +15,7 @@ use std::time::{Duration, Instant};
 
 pub use externals::HostChannel;
 pub use interpreter::ALLOWED_IMPORTS;
+pub use memory::CountingAllocator;
 pub(crate) use snippet::Bindings;
 pub use snippet::SNIPPET_FILENAME;
 
@@ -26,6 +28,7 @@ pub(crate) struct RunLimits {
     pub timeout: Duration,
     pub max_output_bytes: usize,
     pub recursion_limit: usize,
+    pub max_memory_mb: usize,
 }
 
 /// One snippet to run, with everything the sandbox needs to know.
@@ -95,7 +98,10 @@ fn run_in(
     started: Instant,
     teardown: impl FnOnce(),
 ) -> (RunReply, bool) {
-    let flags = Arc::new(limits::RunFlags::new(request.limits.timeout));
+    let flags = Arc::new(limits::RunFlags::new(
+        request.limits.timeout,
+        request.limits.max_memory_mb,
+    ));
     let saved_artifacts = Rc::new(RefCell::new(Vec::new()));
     externals::begin_run(externals::RunState {
         channel: Box::new(DirectChannel {
@@ -112,6 +118,7 @@ fn run_in(
         reset_requested: false,
     });
     let watchdog = limits::Watchdog::start(flags.clone(), sandbox.signal_tx.clone());
+    memory::start_tracking(&flags.memory);
     let output = snippet::run_snippet(
         sandbox,
         &request.code,
@@ -121,6 +128,7 @@ fn run_in(
         &flags,
         mode,
     );
+    memory::stop_tracking();
     let duration_ms = started.elapsed().as_secs_f64() * 1000.0;
     teardown();
     drop(watchdog);

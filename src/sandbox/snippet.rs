@@ -94,6 +94,9 @@ pub(crate) fn run_snippet(
                 }),
             };
         }
+        if flags.memory_exceeded() {
+            return plain_error("MemoryError", flags.memory_message(), stdout, stderr);
+        }
         match outcome {
             Err(exc) => failed(vm, &exc, stdout, stderr),
             Ok(_) if output_exceeded => {

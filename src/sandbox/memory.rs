@@ -1,0 +1,137 @@
+//! In-process memory accounting: a counting global allocator that charges allocations made on a
+//! sandbox thread during a run to that run's budget.
+//!
+//! Over the budget, a single huge request (≥ 64 MiB) fails at once — RustPython's paths that make such
+//! requests (`[0] * n`, `'a' * n`, `bytearray(n)`) handle that as `MemoryError` — and any smaller one
+//! is allowed but flags the run, which the watchdog turns into a `MemoryError` at the next bytecode.
+//! This is accounting, not a hard guarantee: memory freed by another thread, or native code that
+//! grows in one step, can overshoot. Hard limits come with process isolation (RLIMIT_AS).
+
+use std::alloc::{GlobalAlloc, Layout, System};
+use std::cell::Cell;
+use std::sync::atomic::{AtomicBool, AtomicIsize, Ordering};
+
+/// Requests at least this large fail outright once over budget.
+const HUGE_REQUEST: usize = 64 << 20;
+
+/// One run's memory budget.
+#[derive(Debug)]
+pub(crate) struct MemoryAccount {
+    live: AtomicIsize,
+    limit: isize,
+    exceeded: AtomicBool,
+}
+
+impl MemoryAccount {
+    pub(crate) fn new(limit_bytes: usize) -> Self {
+        Self {
+            live: AtomicIsize::new(0),
+            limit: limit_bytes.min(isize::MAX as usize) as isize,
+            exceeded: AtomicBool::new(false),
+        }
+    }
+
+    pub(crate) fn exceeded(&self) -> bool {
+        self.exceeded.load(Ordering::Relaxed)
+    }
+
+    /// Charges `size` bytes; `false` means refuse the allocation.
+    fn charge(&self, size: usize) -> bool {
+        let size = size.min(isize::MAX as usize) as isize;
+        let live = self.live.load(Ordering::Relaxed).saturating_add(size);
+        if live > self.limit {
+            self.exceeded.store(true, Ordering::Relaxed);
+            if size as usize >= HUGE_REQUEST {
+                return false;
+            }
+        }
+        self.live.fetch_add(size, Ordering::Relaxed);
+        true
+    }
+
+    fn refund(&self, size: usize) {
+        self.live
+            .fetch_sub(size.min(isize::MAX as usize) as isize, Ordering::Relaxed);
+    }
+}
+
+thread_local! {
+    // A const-initialised Cell of a raw pointer: no lazy init and no destructor, so the allocator may
+    // read it at any time, including during thread start-up and tear-down.
+    static ACCOUNT: Cell<*const MemoryAccount> = const { Cell::new(std::ptr::null()) };
+}
+
+/// Charges this thread's allocations to `account` until [`stop_tracking`]. The caller keeps `account`
+/// alive until then.
+pub(crate) fn start_tracking(account: &MemoryAccount) {
+    ACCOUNT.with(|a| a.set(account as *const MemoryAccount));
+}
+
+/// Stops charging this thread's allocations.
+pub(crate) fn stop_tracking() {
+    ACCOUNT.with(|a| a.set(std::ptr::null()));
+}
+
+fn current() -> Option<&'static MemoryAccount> {
+    let ptr = ACCOUNT.try_with(|a| a.get()).unwrap_or(std::ptr::null());
+    // SAFETY: start_tracking's caller keeps the account alive until stop_tracking clears the pointer.
+    unsafe { ptr.as_ref() }
+}
+
+/// The global allocator that makes `[limits] max_memory_mb` effective in process. The `toolplane`
+/// binary installs it; an embedding application opts in the same way:
+///
+/// ```
+/// #[global_allocator]
+/// static ALLOC: toolplane::CountingAllocator = toolplane::CountingAllocator;
+/// ```
+///
+/// Without it, runs are not memory-bounded in process. Outside sandbox runs it is `System` plus one
+/// thread-local read per allocation.
+#[derive(Debug, Default, Clone, Copy)]
+pub struct CountingAllocator;
+
+// SAFETY: every call forwards to `System` with the caller's layout; accounting never touches the memory.
+unsafe impl GlobalAlloc for CountingAllocator {
+    unsafe fn alloc(&self, layout: Layout) -> *mut u8 {
+        if let Some(account) = current()
+            && !account.charge(layout.size())
+        {
+            return std::ptr::null_mut();
+        }
+        // SAFETY: forwarded as is.
+        unsafe { System.alloc(layout) }
+    }
+
+    unsafe fn alloc_zeroed(&self, layout: Layout) -> *mut u8 {
+        if let Some(account) = current()
+            && !account.charge(layout.size())
+        {
+            return std::ptr::null_mut();
+        }
+        // SAFETY: forwarded as is.
+        unsafe { System.alloc_zeroed(layout) }
+    }
+
+    unsafe fn dealloc(&self, ptr: *mut u8, layout: Layout) {
+        if let Some(account) = current() {
+            account.refund(layout.size());
+        }
+        // SAFETY: forwarded as is.
+        unsafe { System.dealloc(ptr, layout) }
+    }
+
+    unsafe fn realloc(&self, ptr: *mut u8, layout: Layout, new_size: usize) -> *mut u8 {
+        if let Some(account) = current() {
+            if new_size > layout.size() {
+                if !account.charge(new_size - layout.size()) {
+                    return std::ptr::null_mut();
+                }
+            } else {
+                account.refund(layout.size() - new_size);
+            }
+        }
+        // SAFETY: forwarded as is.
+        unsafe { System.realloc(ptr, layout, new_size) }
+    }
+}
