@@ -226,7 +226,7 @@ impl Writer<'_> {
             }
             (Some("builtins"), "set" | "frozenset") if self.mode == Mode::ReturnValue => {
                 let items: Vec<PyObjectRef> = vm
-                    .extract_elements_with(obj, |o| Ok(o))
+                    .extract_elements_with(obj, Ok)
                     .map_err(ToJsonError::Raised)?;
                 self.array(obj, &items, depth)
             }

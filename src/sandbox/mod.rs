@@ -327,9 +327,9 @@ impl InProcessEngine {
                     }
                 }
             }
-            if !worker
+            if worker
                 .as_ref()
-                .is_some_and(|w| w.send(Job::Run(request, reply_tx)).is_ok())
+                .is_none_or(|w| w.send(Job::Run(request, reply_tx)).is_err())
             {
                 *worker = None;
                 return failed_reply(

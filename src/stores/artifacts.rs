@@ -147,12 +147,10 @@ impl ArtifactStore {
         } = inner;
         order.retain(|h| {
             let expired = entries.get(h).is_some_and(|e| e.saved_at < cutoff);
-            if expired {
-                if let Some(e) = entries.remove(h) {
-                    *total -= e.info.size_bytes;
-                    if let Some(dir) = e.path.parent() {
-                        let _ = std::fs::remove_dir_all(dir);
-                    }
+            if expired && let Some(e) = entries.remove(h) {
+                *total -= e.info.size_bytes;
+                if let Some(dir) = e.path.parent() {
+                    let _ = std::fs::remove_dir_all(dir);
                 }
             }
             !expired

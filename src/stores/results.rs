@@ -115,10 +115,8 @@ impl ResultStore {
         } = inner;
         order.retain(|h| {
             let expired = entries.get(h).is_some_and(|e| e.saved_at < cutoff);
-            if expired {
-                if let Some(e) = entries.remove(h) {
-                    *total -= e.size;
-                }
+            if expired && let Some(e) = entries.remove(h) {
+                *total -= e.size;
             }
             !expired
         });
