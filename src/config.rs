@@ -36,18 +36,55 @@ pub struct Config {
     pub limits: LimitsConfig,
 }
 
-/// `[toolplane]`: which backend runs snippets.
+/// `[toolplane]`: which backend runs snippets, and where.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(default, deny_unknown_fields)]
 pub struct ToolplaneConfig {
     /// `"rustpython"` (ours); `"monty"` is accepted as a name for it, so the Python original's configs load.
     pub default_backend: String,
+    /// Where snippets run: `"process"` (forked worker processes with hard limits) or `"in-process"`
+    /// (a VM on a thread of the host). `None` (key absent): the CLI and the MCP server use `process`, a
+    /// library [`crate::Toolplane`] uses `in-process`.
+    pub isolation: Option<Isolation>,
+    /// The worker executable for `process` isolation (a `toolplane` binary, or an application that calls
+    /// [`crate::worker_main_if_requested`]). Absent: `TOOLPLANE_WORKER_EXE`, then the current executable
+    /// when it is a worker, then `toolplane` on `PATH`.
+    pub worker_path: Option<std::path::PathBuf>,
 }
 
 impl Default for ToolplaneConfig {
     fn default() -> Self {
         Self {
             default_backend: "rustpython".into(),
+            isolation: None,
+            worker_path: None,
+        }
+    }
+}
+
+/// Where snippets run.
+///
+/// ```
+/// let cfg = toolplane::Config::from_toml_str("[toolplane]\nisolation = \"in-process\"\n").unwrap();
+/// assert_eq!(cfg.toolplane.isolation, Some(toolplane::Isolation::InProcess));
+/// ```
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum Isolation {
+    /// Each run in a process forked from a pre-warmed zygote: hard memory and time limits (RLIMIT_AS,
+    /// SIGKILL), crash containment, session rollback. Linux only; elsewhere the in-process engine is used.
+    Process,
+    /// Each run on a sandbox thread of the host process: no worker binary needed, limits are accounted
+    /// rather than enforced by the kernel.
+    InProcess,
+}
+
+impl Isolation {
+    /// The config/CLI spelling.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Isolation::Process => "process",
+            Isolation::InProcess => "in-process",
         }
     }
 }
@@ -172,7 +209,10 @@ impl Default for LimitsConfig {
 }
 
 const KNOWN_KEYS: &[(&str, &[&str])] = &[
-    ("toolplane", &["default_backend"]),
+    (
+        "toolplane",
+        &["default_backend", "isolation", "worker_path"],
+    ),
     (
         "results",
         &[
@@ -375,6 +415,7 @@ const STARTER_TOML: &str = r#"# toolplane.toml: written by `toolplane init`. Eve
 
 [toolplane]
 default_backend = "rustpython"   # the sandboxed RustPython VM ("monty" is accepted as its name)
+# isolation = "process"          # "process" (forked workers, hard limits; the CLI's default) or "in-process"
 
 [results]                        # the result store: JSON values, in memory, for this process only
 enabled = true

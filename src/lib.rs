@@ -39,7 +39,7 @@ pub mod sandbox;
 pub mod stores;
 
 pub use capabilities::{Bridge, BuiltinBase, Capability, HostError, Registry, RegistryError};
-pub use config::{Config, ConfigError};
+pub use config::{Config, ConfigError, Isolation};
 pub use execution::{ArtifactRef, ExecutionError, ExecutionResult};
 pub use runtime::{Error, RESERVED_NAMES, Session, Toolplane};
-pub use sandbox::CountingAllocator;
+pub use sandbox::{CountingAllocator, worker_main_if_requested};

@@ -3,5 +3,7 @@
 static ALLOC: toolplane::CountingAllocator = toolplane::CountingAllocator;
 
 fn main() -> std::process::ExitCode {
+    // Started as a sandbox worker (process isolation), this serves and never returns.
+    toolplane::worker_main_if_requested();
     toolplane::cli::main()
 }

@@ -8,9 +8,10 @@ use std::time::Duration;
 use serde_json::{Map, Value};
 
 use crate::capabilities::{Bridge, Registry};
+use crate::config::Isolation;
 use crate::config::{Config, ConfigError};
 use crate::execution::{ArtifactRef, ExecutionResult};
-use crate::sandbox::{Bindings, InProcessEngine, RunLimits, RunRequest};
+use crate::sandbox::{Bindings, Engine, EngineHost, RunLimits, RunRequest, RunSpec};
 use crate::stores::{ArtifactInfo, ArtifactStore, ResultStore};
 
 /// Names a snippet always has, which inputs may not take.
@@ -42,7 +43,8 @@ pub enum Error {
 pub struct Toolplane {
     config: Config,
     bridge: Bridge,
-    engine: InProcessEngine,
+    host: EngineHost,
+    engine: Engine,
 }
 
 impl Toolplane {
@@ -55,10 +57,18 @@ impl Toolplane {
     pub fn with_registry(config: Config, registry: Arc<Registry>) -> Self {
         let results = Arc::new(ResultStore::new(&config.results));
         let artifacts = Arc::new(ArtifactStore::new(&config.artifacts));
+        let host = EngineHost::default();
+        let engine = host.engine(
+            effective_isolation(&config),
+            config.toolplane.worker_path.as_deref(),
+            config.limits.max_recursion_depth,
+            false,
+        );
         Self {
             bridge: Bridge::new(results, artifacts, registry),
             config,
-            engine: InProcessEngine::fresh(),
+            host,
+            engine,
         }
     }
 
@@ -98,6 +108,11 @@ impl Toolplane {
         Ok((info, self.artifacts().load(handle)?))
     }
 
+    /// Where this runtime's snippets run: `[toolplane] isolation`, in process when absent.
+    pub fn isolation(&self) -> Isolation {
+        effective_isolation(&self.config)
+    }
+
     /// Sets the wall-clock limit of later runs (the CLI's `--timeout`).
     pub fn set_timeout(&mut self, seconds: f64) {
         self.config.limits.timeout_seconds = seconds;
@@ -110,7 +125,14 @@ impl Toolplane {
         code: &str,
         inputs: Option<Map<String, Value>>,
     ) -> Result<ExecutionResult, Error> {
-        execute_on(&self.engine, &self.bridge, &self.config, code, inputs)
+        execute_on(
+            &self.engine,
+            &self.bridge,
+            &self.config,
+            false,
+            code,
+            inputs,
+        )
     }
 
     /// A persistent session: one VM whose variables survive across its runs, sharing this runtime's
@@ -126,7 +148,12 @@ impl Toolplane {
         Session {
             bridge: self.bridge.clone(),
             config: self.config.clone(),
-            engine: InProcessEngine::session(),
+            engine: self.host.engine(
+                self.isolation(),
+                self.config.toolplane.worker_path.as_deref(),
+                self.config.limits.max_recursion_depth,
+                true,
+            ),
         }
     }
 }
@@ -140,7 +167,7 @@ impl Toolplane {
 pub struct Session {
     bridge: Bridge,
     config: Config,
-    engine: InProcessEngine,
+    engine: Engine,
 }
 
 impl Session {
@@ -150,7 +177,7 @@ impl Session {
         code: &str,
         inputs: Option<Map<String, Value>>,
     ) -> Result<ExecutionResult, Error> {
-        execute_on(&self.engine, &self.bridge, &self.config, code, inputs)
+        execute_on(&self.engine, &self.bridge, &self.config, true, code, inputs)
     }
 
     /// Clears the session's variables now; saved results and artifacts are unaffected.
@@ -180,10 +207,16 @@ fn bindings(bridge: &Bridge, inputs: &Map<String, Value>) -> Result<Bindings, Er
     Ok(Bindings { capabilities })
 }
 
+/// `[toolplane] isolation`, or in process when absent (the CLI fills in `process`).
+fn effective_isolation(config: &Config) -> Isolation {
+    config.toolplane.isolation.unwrap_or(Isolation::InProcess)
+}
+
 fn execute_on(
-    engine: &InProcessEngine,
+    engine: &Engine,
     bridge: &Bridge,
     config: &Config,
+    session: bool,
     code: &str,
     inputs: Option<Map<String, Value>>,
 ) -> Result<ExecutionResult, Error> {
@@ -193,13 +226,22 @@ fn execute_on(
         timeout: Duration::from_secs_f64(config.limits.timeout_seconds),
         max_output_bytes: config.limits.max_output_bytes,
         recursion_limit: config.limits.max_recursion_depth,
-        max_memory_mb: config.limits.max_memory_mb,
+        // A session's cap is cumulative over its runs ([session] max_memory_mb).
+        max_memory_mb: if session {
+            config.session.max_memory_mb
+        } else {
+            config.limits.max_memory_mb
+        },
     };
     let reply = engine.run(RunRequest {
-        code: code.to_string(),
-        inputs,
-        bindings,
-        limits,
+        spec: RunSpec {
+            code: code.to_string(),
+            inputs,
+            bindings,
+            limits,
+            results_enabled: bridge.results().is_enabled(),
+            artifacts_enabled: bridge.artifacts().is_enabled(),
+        },
         bridge: bridge.clone(),
     });
     let mut result = reply.result;

@@ -6,7 +6,7 @@ use std::process::ExitCode;
 
 use clap::{Parser, Subcommand};
 
-use crate::{Config, Toolplane};
+use crate::{Config, Isolation, Toolplane};
 
 /// Exit status: a snippet raised.
 const EXIT_SNIPPET_FAILED: u8 = 1;
@@ -36,6 +36,12 @@ enum Command {
         /// Overwrite an existing file.
         #[arg(long)]
         force: bool,
+    },
+    /// Check this machine: which isolation works here, the worker executable, a test run in each mode.
+    Doctor {
+        /// The config file (default: ./toolplane.toml when present, else the defaults).
+        #[arg(long)]
+        config: Option<PathBuf>,
     },
     /// Validate a config file.
     Config {
@@ -71,6 +77,9 @@ struct RunArgs {
     /// Wall-clock limit per run in seconds (overrides [limits] timeout_seconds).
     #[arg(long, value_name = "SECONDS")]
     timeout: Option<f64>,
+    /// Where snippets run (overrides TOOLPLANE_ISOLATION and [toolplane] isolation; default: process).
+    #[arg(long, value_parser = ["process", "in-process"])]
+    isolation: Option<String>,
     /// Snippet files, run in order.
     #[arg(required = true, value_name = "FILE")]
     files: Vec<PathBuf>,
@@ -109,6 +118,7 @@ pub fn main() -> ExitCode {
     let outcome = match cli.command {
         Command::Run(args) => run(args),
         Command::Init { config, force } => init(&config, force),
+        Command::Doctor { config } => doctor(config.as_deref()),
         Command::Config {
             command: ConfigCommand::Check { config },
         } => config_check(config.as_deref()),
@@ -163,8 +173,23 @@ fn read_snippet(path: &Path) -> Result<String, UsageError> {
     })
 }
 
+/// The isolation the CLI runs with: `--isolation`, else `TOOLPLANE_ISOLATION`, else the config's, else
+/// process isolation.
+fn cli_isolation(config: &Config, flag: Option<&str>) -> Result<Isolation, UsageError> {
+    let from_env = std::env::var("TOOLPLANE_ISOLATION").ok();
+    match flag.or(from_env.as_deref()) {
+        Some("in-process") => Ok(Isolation::InProcess),
+        Some("process") => Ok(Isolation::Process),
+        Some(other) => Err(UsageError(format!(
+            "TOOLPLANE_ISOLATION must be 'process' or 'in-process', got {other:?}"
+        ))),
+        None => Ok(config.toolplane.isolation.unwrap_or(Isolation::Process)),
+    }
+}
+
 fn run(args: RunArgs) -> Result<ExitCode, UsageError> {
-    let (config, _) = load_config(args.config.as_deref())?;
+    let (mut config, _) = load_config(args.config.as_deref())?;
+    config.toolplane.isolation = Some(cli_isolation(&config, args.isolation.as_deref())?);
     let mut inputs = serde_json::Map::new();
     for raw in &args.inputs {
         let (name, value) = parse_input(raw)?;
@@ -240,6 +265,88 @@ fn init(path: &Path, force: bool) -> Result<ExitCode, UsageError> {
     Ok(ExitCode::SUCCESS)
 }
 
+/// Runs `return 1 + 1` in a runtime with `isolation`; the line to print.
+fn doctor_probe(config: &Config, isolation: Isolation) -> (bool, String) {
+    let mut config = config.clone();
+    config.toolplane.isolation = Some(isolation);
+    let runtime = Toolplane::new(config);
+    let started = std::time::Instant::now();
+    match runtime.execute("return 1 + 1", None) {
+        Ok(result) if result.ok() && result.value == 2 => (
+            true,
+            format!(
+                "{}: ok (first run {:.1} ms, including start-up)",
+                isolation.as_str(),
+                started.elapsed().as_secs_f64() * 1000.0
+            ),
+        ),
+        Ok(result) => (
+            false,
+            format!(
+                "{}: FAILED: {}",
+                isolation.as_str(),
+                result
+                    .error
+                    .map(|e| format!("{}: {}", e.error_type, e.message))
+                    .unwrap_or_else(|| format!("unexpected value {}", result.value))
+            ),
+        ),
+        Err(e) => (false, format!("{}: FAILED: {e}", isolation.as_str())),
+    }
+}
+
+fn doctor(path: Option<&Path>) -> Result<ExitCode, UsageError> {
+    let (config, _) = load_config(path)?;
+    println!(
+        "toolplane {} on {}-{}",
+        env!("CARGO_PKG_VERSION"),
+        std::env::consts::OS,
+        std::env::consts::ARCH
+    );
+    let mut healthy = true;
+    if cfg!(target_os = "linux") {
+        let worker = config
+            .toolplane
+            .worker_path
+            .clone()
+            .or_else(|| std::env::var_os("TOOLPLANE_WORKER_EXE").map(PathBuf::from))
+            .or_else(|| std::env::current_exe().ok());
+        println!(
+            "process isolation: available (fork, rlimits); worker: {}",
+            worker.map_or("(none found)".into(), |p| p.display().to_string())
+        );
+        let (ok, line) = doctor_probe(&config, Isolation::Process);
+        healthy &= ok;
+        println!("  {line}");
+    } else {
+        println!(
+            "process isolation: not available on {} (no fork): runs use the in-process engine",
+            std::env::consts::OS
+        );
+    }
+    let (ok, line) = doctor_probe(&config, Isolation::InProcess);
+    healthy &= ok;
+    println!("  {line}");
+    println!(
+        "default for the CLI: {}",
+        config
+            .toolplane
+            .isolation
+            .unwrap_or(if cfg!(target_os = "linux") {
+                Isolation::Process
+            } else {
+                Isolation::InProcess
+            })
+            .as_str()
+    );
+    println!("{}", if healthy { "ok" } else { "problems found" });
+    Ok(if healthy {
+        ExitCode::SUCCESS
+    } else {
+        ExitCode::from(1)
+    })
+}
+
 fn config_check(path: Option<&Path>) -> Result<ExitCode, UsageError> {
     let (config, used) = load_config(path)?;
     let on_off = |b: bool| if b { "enabled" } else { "disabled" };
@@ -284,6 +391,13 @@ fn config_check(path: Option<&Path>) -> Result<ExitCode, UsageError> {
         config.limits.max_recursion_depth
     );
     println!("cli: {}", config.cli.mode);
+    println!(
+        "isolation: {}",
+        config.toolplane.isolation.map_or(
+            "(default: process for the CLI, in-process for the library)",
+            |i| i.as_str()
+        )
+    );
     println!("ok");
     Ok(ExitCode::SUCCESS)
 }

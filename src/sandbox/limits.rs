@@ -20,18 +20,32 @@ pub(crate) struct RunFlags {
     timeout: Duration,
     finished: AtomicBool,
     timed_out: AtomicBool,
-    pub(crate) memory: super::memory::MemoryAccount,
+    pub(crate) memory: Arc<super::memory::MemoryAccount>,
     memory_limit_mb: usize,
+    /// The account is a session's, cumulative over its runs.
+    session: bool,
 }
 
 impl RunFlags {
-    pub(crate) fn new(timeout: Duration, memory_limit_mb: usize) -> Self {
+    /// Flags of a run held to `timeout` and `memory_limit_mb`, charged to `session_account` (a session's
+    /// cumulative account) or to a new account of its own.
+    pub(crate) fn new(
+        timeout: Duration,
+        memory_limit_mb: usize,
+        session_account: Option<Arc<super::memory::MemoryAccount>>,
+    ) -> Self {
+        let limit_bytes = memory_limit_mb.saturating_mul(1 << 20);
+        let session = session_account.is_some();
+        let memory = session_account
+            .unwrap_or_else(|| Arc::new(super::memory::MemoryAccount::new(limit_bytes)));
+        memory.begin_run(limit_bytes);
         Self {
             timeout,
             finished: AtomicBool::new(false),
             timed_out: AtomicBool::new(false),
-            memory: super::memory::MemoryAccount::new(memory_limit_mb.saturating_mul(1 << 20)),
+            memory,
             memory_limit_mb,
+            session,
         }
     }
 
@@ -40,6 +54,13 @@ impl RunFlags {
     }
 
     pub(crate) fn memory_message(&self) -> String {
+        if self.session {
+            return format!(
+                "the session holds more than its memory cap of {} MiB ([session] max_memory_mb, cumulative over \
+                 its runs); del large variables or call reset_session(), and save_result what you need first",
+                self.memory_limit_mb
+            );
+        }
         format!(
             "the run used more than its memory limit of {} MiB ([limits] max_memory_mb); work on smaller pieces \
              (save_result them as you go) or raise the limit",

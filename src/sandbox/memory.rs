@@ -14,11 +14,14 @@ use std::sync::atomic::{AtomicBool, AtomicIsize, Ordering};
 /// Requests at least this large fail outright once over budget.
 const HUGE_REQUEST: usize = 64 << 20;
 
-/// One run's memory budget.
+/// Grace a session run gets when the session already holds more than its cap (so `del big` can run).
+const SESSION_GRACE: isize = 1 << 20;
+
+/// A memory budget: one fresh run's, or a session's (cumulative over its runs).
 #[derive(Debug)]
 pub(crate) struct MemoryAccount {
     live: AtomicIsize,
-    limit: isize,
+    limit: AtomicIsize,
     exceeded: AtomicBool,
 }
 
@@ -26,9 +29,21 @@ impl MemoryAccount {
     pub(crate) fn new(limit_bytes: usize) -> Self {
         Self {
             live: AtomicIsize::new(0),
-            limit: limit_bytes.min(isize::MAX as usize) as isize,
+            limit: AtomicIsize::new(limit_bytes.min(isize::MAX as usize) as isize),
             exceeded: AtomicBool::new(false),
         }
+    }
+
+    /// Starts a run on this account with `limit_bytes`: a session account keeps what earlier runs
+    /// still hold; if that is already over the cap, the run may not grow it further.
+    pub(crate) fn begin_run(&self, limit_bytes: usize) {
+        let limit = limit_bytes.min(isize::MAX as usize) as isize;
+        let live = self.live.load(Ordering::Relaxed);
+        self.limit.store(
+            limit.max(live.saturating_add(SESSION_GRACE)),
+            Ordering::Relaxed,
+        );
+        self.exceeded.store(false, Ordering::Relaxed);
     }
 
     pub(crate) fn exceeded(&self) -> bool {
@@ -39,9 +54,11 @@ impl MemoryAccount {
     fn charge(&self, size: usize) -> bool {
         let size = size.min(isize::MAX as usize) as isize;
         let live = self.live.load(Ordering::Relaxed).saturating_add(size);
-        if live > self.limit {
+        if live > self.limit.load(Ordering::Relaxed) {
             self.exceeded.store(true, Ordering::Relaxed);
             if size as usize >= HUGE_REQUEST {
+                // Callers that cannot take a refusal abort the process next: mark it as out of memory.
+                SYSTEM_ALLOC_FAILED.store(true, Ordering::Relaxed);
                 return false;
             }
         }
@@ -53,6 +70,22 @@ impl MemoryAccount {
         self.live
             .fetch_sub(size.min(isize::MAX as usize) as isize, Ordering::Relaxed);
     }
+}
+
+/// Set when an allocation was refused (by the system or by the budget): a process that then aborts ran
+/// out of memory.
+static SYSTEM_ALLOC_FAILED: AtomicBool = AtomicBool::new(false);
+
+/// Whether the system allocator has refused a request in this process (see [`CountingAllocator`]).
+pub(crate) fn system_alloc_failed() -> bool {
+    SYSTEM_ALLOC_FAILED.load(Ordering::Relaxed)
+}
+
+fn note_failure(ptr: *mut u8) -> *mut u8 {
+    if ptr.is_null() {
+        SYSTEM_ALLOC_FAILED.store(true, Ordering::Relaxed);
+    }
+    ptr
 }
 
 thread_local! {
@@ -100,7 +133,7 @@ unsafe impl GlobalAlloc for CountingAllocator {
             return std::ptr::null_mut();
         }
         // SAFETY: forwarded as is.
-        unsafe { System.alloc(layout) }
+        note_failure(unsafe { System.alloc(layout) })
     }
 
     unsafe fn alloc_zeroed(&self, layout: Layout) -> *mut u8 {
@@ -110,7 +143,7 @@ unsafe impl GlobalAlloc for CountingAllocator {
             return std::ptr::null_mut();
         }
         // SAFETY: forwarded as is.
-        unsafe { System.alloc_zeroed(layout) }
+        note_failure(unsafe { System.alloc_zeroed(layout) })
     }
 
     unsafe fn dealloc(&self, ptr: *mut u8, layout: Layout) {
@@ -132,6 +165,6 @@ unsafe impl GlobalAlloc for CountingAllocator {
             }
         }
         // SAFETY: forwarded as is.
-        unsafe { System.realloc(ptr, layout, new_size) }
+        note_failure(unsafe { System.realloc(ptr, layout, new_size) })
     }
 }

@@ -6,7 +6,13 @@ mod externals;
 mod interpreter;
 mod limits;
 mod memory;
+#[cfg(target_os = "linux")]
+mod process;
+#[cfg(target_os = "linux")]
+mod protocol;
 mod snippet;
+#[cfg(target_os = "linux")]
+mod worker;
 
 use std::cell::RefCell;
 use std::rc::Rc;
@@ -16,14 +22,28 @@ use std::time::{Duration, Instant};
 pub use externals::HostChannel;
 pub use interpreter::ALLOWED_IMPORTS;
 pub use memory::CountingAllocator;
+#[cfg(target_os = "linux")]
+pub(crate) use process::ProcessEngine;
 pub(crate) use snippet::Bindings;
 pub use snippet::SNIPPET_FILENAME;
+#[cfg(target_os = "linux")]
+pub use worker::worker_main_if_requested;
+
+/// Runs the worker side of process isolation when this process was started as a toolplane worker,
+/// and never returns then; otherwise returns at once. Call it first thing in `main` of an application
+/// that embeds toolplane with process isolation and should serve as its own worker executable.
+///
+/// ```
+/// toolplane::worker_main_if_requested(); // a no-op in a process that is not a worker
+/// ```
+#[cfg(not(target_os = "linux"))]
+pub fn worker_main_if_requested() {}
 
 use crate::capabilities::{ARTIFACTS_SAVE, Bridge, HostError};
 use crate::execution::{BACKEND_NAME, ExecutionResult};
 
 /// The limits one run is held to.
-#[derive(Debug, Clone)]
+#[derive(Debug, Clone, serde::Serialize, serde::Deserialize)]
 pub(crate) struct RunLimits {
     pub timeout: Duration,
     pub max_output_bytes: usize,
@@ -31,12 +51,20 @@ pub(crate) struct RunLimits {
     pub max_memory_mb: usize,
 }
 
-/// One snippet to run, with everything the sandbox needs to know.
-pub(crate) struct RunRequest {
+/// One snippet to run, as plain data: it crosses the process boundary as JSON.
+#[derive(Debug, Clone, serde::Serialize, serde::Deserialize)]
+pub(crate) struct RunSpec {
     pub code: String,
     pub inputs: serde_json::Map<String, serde_json::Value>,
     pub bindings: Bindings,
     pub limits: RunLimits,
+    pub results_enabled: bool,
+    pub artifacts_enabled: bool,
+}
+
+/// One snippet to run, with the bridge that serves its host calls.
+pub(crate) struct RunRequest {
+    pub spec: RunSpec,
     pub bridge: Bridge,
 }
 
@@ -47,22 +75,46 @@ pub(crate) struct RunReply {
     pub saved_artifacts: Vec<String>,
 }
 
-/// The in-process channel: every call goes straight to the bridge.
-struct DirectChannel {
+/// The host side of a run's calls, in either engine: the bridge, plus the list of saved artifacts.
+pub(crate) struct Dispatcher {
     bridge: Bridge,
-    replies: std::collections::HashMap<u64, Result<String, HostError>>,
-    saved_artifacts: Rc<RefCell<Vec<String>>>,
+    saved_artifacts: Vec<String>,
 }
 
-impl HostChannel for DirectChannel {
-    fn submit(&mut self, ticket: u64, name: &str, params: String) {
-        let reply = self.bridge.call(name, &params);
+impl Dispatcher {
+    pub(crate) fn new(bridge: Bridge) -> Self {
+        Self {
+            bridge,
+            saved_artifacts: Vec::new(),
+        }
+    }
+
+    /// Serves one host call.
+    pub(crate) fn call(&mut self, name: &str, params: &str) -> Result<String, HostError> {
+        let reply = self.bridge.call(name, params);
         if name == ARTIFACTS_SAVE
             && let Ok(text) = &reply
             && let Ok(handle) = serde_json::from_str::<String>(text)
         {
-            self.saved_artifacts.borrow_mut().push(handle);
+            self.saved_artifacts.push(handle);
         }
+        reply
+    }
+
+    pub(crate) fn into_saved_artifacts(self) -> Vec<String> {
+        self.saved_artifacts
+    }
+}
+
+/// The in-process channel: every call goes straight to the bridge.
+struct DirectChannel {
+    dispatcher: Rc<RefCell<Dispatcher>>,
+    replies: std::collections::HashMap<u64, Result<String, HostError>>,
+}
+
+impl HostChannel for DirectChannel {
+    fn submit(&mut self, ticket: u64, name: &str, params: String) {
+        let reply = self.dispatcher.borrow_mut().call(name, &params);
         self.replies.insert(ticket, reply);
     }
 
@@ -88,43 +140,41 @@ fn build_failure(started: Instant, text: &str) -> RunReply {
     }
 }
 
-/// Runs `request` in `sandbox` with its run state, watchdog and output capture installed; `teardown`
-/// runs before the watchdog stops, so `__del__` or atexit code cannot hang the thread. Returns the reply
-/// and whether the snippet asked for a session reset.
+/// Runs `spec` in `sandbox` with its run state, watchdog and output capture installed, host calls going
+/// to `channel`; `teardown` runs before the watchdog stops, so `__del__` or atexit code cannot hang the
+/// thread.
 fn run_in(
     sandbox: &interpreter::SandboxVm,
-    request: &RunRequest,
+    spec: &RunSpec,
+    channel: Box<dyn HostChannel>,
+    session_account: Option<Arc<memory::MemoryAccount>>,
     mode: snippet::Mode<'_>,
-    started: Instant,
     teardown: impl FnOnce(),
-) -> (RunReply, bool) {
+) -> RunOutcome {
+    let started = Instant::now();
     let flags = Arc::new(limits::RunFlags::new(
-        request.limits.timeout,
-        request.limits.max_memory_mb,
+        spec.limits.timeout,
+        spec.limits.max_memory_mb,
+        session_account,
     ));
-    let saved_artifacts = Rc::new(RefCell::new(Vec::new()));
     externals::begin_run(externals::RunState {
-        channel: Box::new(DirectChannel {
-            bridge: request.bridge.clone(),
-            replies: Default::default(),
-            saved_artifacts: saved_artifacts.clone(),
-        }),
+        channel,
         next_ticket: 0,
         local_failures: Default::default(),
-        results_enabled: request.bridge.results().is_enabled(),
-        artifacts_enabled: request.bridge.artifacts().is_enabled(),
+        results_enabled: spec.results_enabled,
+        artifacts_enabled: spec.artifacts_enabled,
         flags: flags.clone(),
-        output: externals::OutputCapture::new(request.limits.max_output_bytes),
+        output: externals::OutputCapture::new(spec.limits.max_output_bytes),
         reset_requested: false,
     });
     let watchdog = limits::Watchdog::start(flags.clone(), sandbox.signal_tx.clone());
     memory::start_tracking(&flags.memory);
     let output = snippet::run_snippet(
         sandbox,
-        &request.code,
-        &request.inputs,
-        &request.bindings,
-        request.limits.max_output_bytes,
+        &spec.code,
+        &spec.inputs,
+        &spec.bindings,
+        spec.limits.max_output_bytes,
         &flags,
         mode,
     );
@@ -133,26 +183,69 @@ fn run_in(
     teardown();
     drop(watchdog);
     let reset_requested = externals::end_run().is_some_and(|state| state.reset_requested);
-    let saved_artifacts = saved_artifacts.take();
-    let reply = RunReply {
-        result: ExecutionResult {
-            value: output.value,
-            stdout: output.stdout,
-            stderr: output.stderr,
-            duration_ms,
-            backend: BACKEND_NAME.into(),
-            error: output.error,
-            artifacts: Vec::new(),
-        },
-        saved_artifacts,
+    let limit_hit = flags.timed_out() || flags.memory_exceeded();
+    let result = ExecutionResult {
+        value: output.value,
+        stdout: output.stdout,
+        stderr: output.stderr,
+        duration_ms,
+        backend: BACKEND_NAME.into(),
+        error: output.error,
+        artifacts: Vec::new(),
     };
-    (reply, reset_requested)
+    RunOutcome {
+        result,
+        reset_requested,
+        limit_hit,
+    }
+}
+
+/// What [`run_in`] reports: the result (without artifacts), whether the snippet asked for a session
+/// reset, and whether the run ended at a limit rather than at an error of its own.
+pub(crate) struct RunOutcome {
+    pub result: ExecutionResult,
+    pub reset_requested: bool,
+    pub limit_hit: bool,
+}
+
+/// Runs `request` in `sandbox` with the in-process channel; returns the reply and whether a session
+/// reset was requested.
+fn run_direct(
+    sandbox: &interpreter::SandboxVm,
+    request: RunRequest,
+    session_account: Option<Arc<memory::MemoryAccount>>,
+    mode: snippet::Mode<'_>,
+    teardown: impl FnOnce(),
+) -> (RunReply, bool) {
+    let dispatcher = Rc::new(RefCell::new(Dispatcher::new(request.bridge)));
+    let channel = Box::new(DirectChannel {
+        dispatcher: dispatcher.clone(),
+        replies: Default::default(),
+    });
+    let outcome = run_in(
+        sandbox,
+        &request.spec,
+        channel,
+        session_account,
+        mode,
+        teardown,
+    );
+    let saved_artifacts = Rc::try_unwrap(dispatcher)
+        .map(|d| d.into_inner().into_saved_artifacts())
+        .unwrap_or_default();
+    (
+        RunReply {
+            result: outcome.result,
+            saved_artifacts,
+        },
+        outcome.reset_requested,
+    )
 }
 
 /// Runs one snippet in a fresh interpreter on the current thread (which must have a large stack).
 pub(crate) fn run_fresh(request: RunRequest) -> RunReply {
     let started = Instant::now();
-    let sandbox = match interpreter::build(request.limits.recursion_limit) {
+    let sandbox = match interpreter::build(request.spec.limits.recursion_limit) {
         Ok(vm) => vm,
         Err(text) => return build_failure(started, &text),
     };
@@ -160,7 +253,8 @@ pub(crate) fn run_fresh(request: RunRequest) -> RunReply {
     let teardown = || {
         interp.enter(|vm| vm.state.atexit_funcs.lock().clear());
     };
-    let (reply, _) = run_in(&sandbox, &request, snippet::Mode::Fresh, started, teardown);
+    let (mut reply, _) = run_direct(&sandbox, request, None, snippet::Mode::Fresh, teardown);
+    reply.result.duration_ms = started.elapsed().as_secs_f64() * 1000.0;
     sandbox.interp.finalize(None);
     reply
 }
@@ -169,6 +263,8 @@ pub(crate) fn run_fresh(request: RunRequest) -> RunReply {
 struct SessionVm {
     sandbox: interpreter::SandboxVm,
     globals: rustpython_vm::builtins::PyDictRef,
+    /// What the session's namespace holds, across its runs (`[session] max_memory_mb`).
+    memory: Arc<memory::MemoryAccount>,
 }
 
 impl SessionVm {
@@ -178,7 +274,11 @@ impl SessionVm {
             .interp
             .enter(|vm| snippet::new_session_globals(vm, &sandbox))
             .map_err(|_| "could not create the session namespace".to_string())?;
-        Ok(Self { sandbox, globals })
+        Ok(Self {
+            sandbox,
+            globals,
+            memory: Arc::new(memory::MemoryAccount::new(0)),
+        })
     }
 
     fn close(self) {
@@ -194,7 +294,7 @@ impl SessionVm {
 fn run_session(session: &mut Option<SessionVm>, request: RunRequest) -> RunReply {
     let started = Instant::now();
     if session.is_none() {
-        match SessionVm::build(request.limits.recursion_limit) {
+        match SessionVm::build(request.spec.limits.recursion_limit) {
             Ok(vm) => *session = Some(vm),
             Err(text) => return build_failure(started, &text),
         }
@@ -202,11 +302,11 @@ fn run_session(session: &mut Option<SessionVm>, request: RunRequest) -> RunReply
     let Some(live) = session.as_ref() else {
         return build_failure(started, "no session VM");
     };
-    let (reply, reset) = run_in(
+    let (reply, reset) = run_direct(
         &live.sandbox,
-        &request,
+        request,
+        Some(live.memory.clone()),
         snippet::Mode::Session(&live.globals),
-        started,
         || {},
     );
     if reset && let Some(old) = session.take() {
@@ -228,7 +328,7 @@ enum WorkerKind {
 }
 /// Stack size of sandbox threads: deep enough that RustPython's own recursion checks always fire
 /// before the native stack runs out.
-const SANDBOX_STACK_BYTES: usize = 256 << 20;
+pub(crate) const SANDBOX_STACK_BYTES: usize = 256 << 20;
 
 /// A long-lived, large-stack worker thread that runs snippets in process, one at a time: each in a
 /// fresh interpreter, or all in one session interpreter. VMs are thread-affine, and a thread per run
@@ -353,5 +453,77 @@ fn failed_reply(error_type: &str, message: String) -> RunReply {
     RunReply {
         result: ExecutionResult::failed(error_type, message, 0.0),
         saved_artifacts: Vec::new(),
+    }
+}
+
+/// The engine behind a runtime or a session: in process, or in worker processes.
+#[derive(Debug)]
+pub(crate) enum Engine {
+    InProcess(InProcessEngine),
+    #[cfg(target_os = "linux")]
+    Process(ProcessEngine),
+    /// Process isolation was asked for but cannot start (no worker executable): runs fail, saying why.
+    Unavailable(String),
+}
+
+/// What a runtime's engines share: the zygote of process isolation, started on first use.
+#[derive(Debug, Clone, Default)]
+pub(crate) struct EngineHost {
+    #[cfg(target_os = "linux")]
+    zygote: Arc<process::ZygoteHandle>,
+}
+
+impl EngineHost {
+    /// An engine for `isolation` (fresh runs, or one session when `session`). Process isolation needs a
+    /// worker executable; without one, runs fail with a `SandboxError` that says how to provide it.
+    pub(crate) fn engine(
+        &self,
+        isolation: crate::config::Isolation,
+        worker_path: Option<&std::path::Path>,
+        recursion_limit: usize,
+        session: bool,
+    ) -> Engine {
+        #[cfg(target_os = "linux")]
+        if isolation == crate::config::Isolation::Process {
+            let exe = match process::worker_executable(worker_path) {
+                Ok(exe) => exe,
+                Err(text) => return Engine::Unavailable(text),
+            };
+            let zygote = self.zygote.clone();
+            return Engine::Process(if session {
+                ProcessEngine::session(zygote, exe, recursion_limit)
+            } else {
+                ProcessEngine::fresh(zygote, exe, recursion_limit)
+            });
+        }
+        let _ = (isolation, worker_path, recursion_limit);
+        Engine::InProcess(if session {
+            InProcessEngine::session()
+        } else {
+            InProcessEngine::fresh()
+        })
+    }
+}
+
+impl Engine {
+    pub(crate) fn run(&self, request: RunRequest) -> RunReply {
+        match self {
+            Engine::InProcess(engine) => engine.run(request),
+            #[cfg(target_os = "linux")]
+            Engine::Process(engine) => engine.run(request),
+            Engine::Unavailable(text) => failed_reply(
+                "SandboxError",
+                format!("the sandbox could not start: {text}"),
+            ),
+        }
+    }
+
+    pub(crate) fn reset_session(&self) {
+        match self {
+            Engine::InProcess(engine) => engine.reset_session(),
+            #[cfg(target_os = "linux")]
+            Engine::Process(engine) => engine.reset_session(),
+            Engine::Unavailable(_) => {}
+        }
     }
 }

@@ -22,7 +22,7 @@ pub(crate) struct SnippetOutput {
 }
 
 /// The names bound in a snippet besides its inputs.
-#[derive(Debug, Clone, Default)]
+#[derive(Debug, Clone, Default, serde::Serialize, serde::Deserialize)]
 pub(crate) struct Bindings {
     /// Flat alias → canonical name of each visible capability.
     pub capabilities: Vec<(String, String)>,

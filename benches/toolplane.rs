@@ -1,0 +1,290 @@
+//! toolplane's benchmark: `cargo perf [SECTION…]` (see README). Prints medians (and p90/p99 where a
+//! tail matters) in milliseconds. Sections: `startup`, `fresh`, `session`, `store`, `soak`; all by default.
+//!
+//! With `TOOLPLANE_REFERENCE` (the Python original's `toolplane` executable) and
+//! `TOOLPLANE_REFERENCE_PYTHON` (its venv's python), the same figures are taken for the reference in the
+//! same run, side by side. Never asserted in tests: these are for the notes and docs/benchmarks.md.
+
+use std::path::{Path, PathBuf};
+use std::process::Command;
+use std::time::Instant;
+
+use toolplane::{Config, Isolation, Toolplane};
+
+#[global_allocator]
+static ALLOC: toolplane::CountingAllocator = toolplane::CountingAllocator;
+
+/// An 8 MB JSON value (8,000 strings of 990 characters; ~7.97 MB canonical, under the 8 MiB cap).
+const BUILD_8MIB: &str = "v = ['x' * 990 for _ in range(8000)]\n";
+
+struct Stats {
+    samples: Vec<f64>,
+}
+
+impl Stats {
+    fn new(mut samples: Vec<f64>) -> Self {
+        samples.sort_by(f64::total_cmp);
+        Self { samples }
+    }
+    fn pct(&self, p: f64) -> f64 {
+        let idx = ((self.samples.len() as f64 - 1.0) * p).round() as usize;
+        self.samples[idx]
+    }
+    fn line(&self) -> String {
+        format!(
+            "p50 {:>8.3} ms   p90 {:>8.3} ms   p99 {:>8.3} ms   (n={})",
+            self.pct(0.5),
+            self.pct(0.9),
+            self.pct(0.99),
+            self.samples.len()
+        )
+    }
+}
+
+fn time_n(n: usize, mut f: impl FnMut()) -> Stats {
+    let samples = (0..n)
+        .map(|_| {
+            let t0 = Instant::now();
+            f();
+            t0.elapsed().as_secs_f64() * 1000.0
+        })
+        .collect();
+    Stats::new(samples)
+}
+
+fn report(name: &str, stats: &Stats) {
+    println!("{name:<46} {}", stats.line());
+}
+
+fn rss_kib() -> u64 {
+    std::fs::read_to_string("/proc/self/status")
+        .ok()
+        .and_then(|s| {
+            s.lines()
+                .find(|l| l.starts_with("VmRSS:"))
+                .and_then(|l| l.split_whitespace().nth(1)?.parse().ok())
+        })
+        .unwrap_or(0)
+}
+
+fn runtime(isolation: Isolation) -> Toolplane {
+    let mut config = Config::default();
+    config.toolplane.isolation = isolation;
+    Toolplane::new(config)
+}
+
+fn must_run(runtime: &Toolplane, code: &str) -> serde_json::Value {
+    let result = runtime.execute(code, None).expect("execute");
+    if let Some(error) = &result.error {
+        panic!(
+            "benchmark snippet failed: {}: {}",
+            error.r#type, error.message
+        );
+    }
+    result.value
+}
+
+fn isolations() -> [(Isolation, &'static str); 2] {
+    [
+        (Isolation::Process, "process"),
+        (Isolation::InProcess, "in-process"),
+    ]
+}
+
+fn startup(scratch: &Path) {
+    println!("\n## whole process: `toolplane run trivial.py` (return 1 + 1)");
+    let snippet = scratch.join("trivial.py");
+    std::fs::write(&snippet, "return 1 + 1\n").unwrap();
+    std::fs::write(scratch.join("toolplane.toml"), "").unwrap();
+    let ours = PathBuf::from(env!("CARGO_BIN_EXE_toolplane"));
+    let mut run = |exe: &Path, extra: &[&str], n: usize| {
+        time_n(n, || {
+            let status = Command::new(exe)
+                .arg("run")
+                .args(extra)
+                .arg(&snippet)
+                .current_dir(scratch)
+                .stdout(std::process::Stdio::null())
+                .status()
+                .expect("spawn");
+            assert!(status.success(), "{} run failed", exe.display());
+        })
+    };
+    let ours_process = run(&ours, &[], 30);
+    report("toolplane (Rust), process isolation", &ours_process);
+    let ours_inproc = run(&ours, &["--isolation", "in-process"], 30);
+    report("toolplane (Rust), in-process", &ours_inproc);
+    if let Some(reference) = std::env::var_os("TOOLPLANE_REFERENCE") {
+        // The reference aborts at exit on some machines (status 134) after printing its result: time it
+        // without asserting its status.
+        let stats = time_n(5, || {
+            let _ = Command::new(&reference)
+                .arg("run")
+                .arg(&snippet)
+                .current_dir(scratch)
+                .stdout(std::process::Stdio::null())
+                .stderr(std::process::Stdio::null())
+                .status();
+        });
+        report("toolplane 0.5.2 (Python reference)", &stats);
+        println!(
+            "speed-up over the reference: {:.0}x (process), {:.0}x (in-process)",
+            stats.pct(0.5) / ours_process.pct(0.5),
+            stats.pct(0.5) / ours_inproc.pct(0.5)
+        );
+    }
+}
+
+fn fresh() {
+    for (isolation, name) in isolations() {
+        println!("\n## fresh runs in a warm runtime ({name})");
+        let runtime = runtime(isolation);
+        must_run(&runtime, "return 0");
+        let n = if isolation == Isolation::Process {
+            1000
+        } else {
+            100
+        };
+        report(
+            "return 1 + 1",
+            &time_n(n, || {
+                must_run(&runtime, "return 1 + 1");
+            }),
+        );
+        report(
+            "import json; return json.dumps([1, 2])",
+            &time_n(n, || {
+                must_run(&runtime, "import json\nreturn json.dumps([1, 2])");
+            }),
+        );
+    }
+}
+
+fn session() {
+    for (isolation, name) in isolations() {
+        println!("\n## session runs ({name})");
+        let runtime = runtime(isolation);
+        let session = runtime.session();
+        session.execute("x = 1", None).unwrap();
+        report(
+            "return x + 1",
+            &time_n(2000, || {
+                let result = session.execute("return x + 1", None).unwrap();
+                assert_eq!(result.value, 2);
+            }),
+        );
+    }
+}
+
+fn store() {
+    println!("\n## 8 MB JSON value: build, build + save_result, load_result (process)");
+    let runtime = runtime(Isolation::Process);
+    let build = time_n(10, || {
+        must_run(&runtime, &format!("{BUILD_8MIB}return len(v)"));
+    });
+    report("build only", &build);
+    let mut handle = String::new();
+    let save = time_n(10, || {
+        let value = must_run(
+            &runtime,
+            &format!("{BUILD_8MIB}return await save_result(v)"),
+        );
+        handle = value.as_str().unwrap().to_string();
+    });
+    report("build + save_result", &save);
+    let load = time_n(10, || {
+        must_run(
+            &runtime,
+            &format!("v = await load_result({handle:?})\nreturn len(v)"),
+        );
+    });
+    report("load_result + len", &load);
+    println!(
+        "save ≈ {:.1} ms, load ≈ {:.1} ms (medians, build subtracted from save)",
+        save.pct(0.5) - build.pct(0.5),
+        load.pct(0.5)
+    );
+}
+
+fn soak() {
+    for (isolation, name) in isolations() {
+        println!("\n## host RSS over many runs ({name})");
+        let runtime = runtime(isolation);
+        let session = runtime.session();
+        session.execute("x = 1", None).unwrap();
+        for _ in 0..200 {
+            session.execute("return x + 1", None).unwrap();
+        }
+        let before = rss_kib();
+        for _ in 0..10_000 {
+            session.execute("return x + 1", None).unwrap();
+        }
+        let after = rss_kib();
+        println!(
+            "10,000 session runs: host VmRSS {before} KiB -> {after} KiB ({:+.1}%)",
+            (after as f64 - before as f64) * 100.0 / before as f64
+        );
+        if isolation == Isolation::Process {
+            for _ in 0..200 {
+                must_run(&runtime, "return 1 + 1");
+            }
+            let before = rss_kib();
+            for _ in 0..10_000 {
+                must_run(&runtime, "return 1 + 1");
+            }
+            let after = rss_kib();
+            println!(
+                "10,000 fresh runs: host VmRSS {before} KiB -> {after} KiB ({:+.1}%)",
+                (after as f64 - before as f64) * 100.0 / before as f64
+            );
+        }
+    }
+}
+
+fn reference_figures() {
+    let Some(python) = std::env::var_os("TOOLPLANE_REFERENCE_PYTHON") else {
+        println!(
+            "\n(set TOOLPLANE_REFERENCE and TOOLPLANE_REFERENCE_PYTHON for the Python reference's figures)"
+        );
+        return;
+    };
+    let script = Path::new(env!("CARGO_MANIFEST_DIR")).join("benches/reference_bench.py");
+    let out = Command::new(python)
+        .arg(script)
+        .arg("30")
+        .current_dir(std::env::temp_dir())
+        .output()
+        .expect("run the reference benchmark");
+    println!(
+        "\n## Python reference (toolplane 0.5.2, monty), medians in ms\n{}",
+        String::from_utf8_lossy(&out.stdout).trim()
+    );
+}
+
+fn main() {
+    // `cargo bench` passes `--bench`; anything else selects sections.
+    let sections: Vec<String> = std::env::args()
+        .skip(1)
+        .filter(|a| !a.starts_with("--"))
+        .collect();
+    let wants = |name: &str| sections.is_empty() || sections.iter().any(|s| s == name);
+    let scratch = tempfile::tempdir().unwrap();
+    if wants("startup") {
+        startup(scratch.path());
+    }
+    if wants("fresh") {
+        fresh();
+    }
+    if wants("session") {
+        session();
+    }
+    if wants("store") {
+        store();
+    }
+    if wants("soak") {
+        soak();
+    }
+    if wants("reference") || sections.is_empty() {
+        reference_figures();
+    }
+}

@@ -1,0 +1,726 @@
+//! The host side of process isolation: a zygote process per runtime, a small pool of pre-forked,
+//! pre-warmed children for fresh runs, and session holders with a standby for rollback.
+//!
+//! The host owns the stores and the registry: a child's externals arrive here as `Call` frames and are
+//! answered by the same [`Dispatcher`] the in-process engine uses. Limits the child cannot enforce on
+//! itself are enforced from here: a deadline past the time limit (SIGKILL → `TimeoutError`), and every
+//! way a child can die (abort, segfault, out of memory) becomes a structured error.
+
+use std::collections::{HashMap, VecDeque};
+use std::io;
+use std::os::fd::{AsRawFd, OwnedFd};
+use std::os::unix::net::UnixStream;
+use std::os::unix::process::CommandExt;
+use std::path::{Path, PathBuf};
+use std::process::{Child, Command, Stdio};
+use std::sync::{Arc, Condvar, Mutex, Weak, mpsc};
+use std::time::{Duration, Instant};
+
+use super::limits::format_seconds;
+use super::protocol::{self, FromChild, FromZygote, PROTOCOL_VERSION, ToChild, ToZygote};
+use super::worker::{EXIT_OUT_OF_MEMORY, RECURSION_ENV, WORKER_ENV};
+use super::{Dispatcher, RunReply, RunRequest, SANDBOX_STACK_BYTES, failed_reply};
+use crate::execution::ExecutionResult;
+
+/// Idle, pre-warmed children kept ready for fresh runs.
+const POOL_SIZE: usize = 2;
+/// How long the zygote may take to start (build the VM, import, warm up).
+const ZYGOTE_START_TIMEOUT: Duration = Duration::from_secs(20);
+/// How long a fork request may take.
+const FORK_TIMEOUT: Duration = Duration::from_secs(10);
+/// How long to wait for the exit status of a child that hung up without a reply.
+const EXIT_STATUS_WAIT: Duration = Duration::from_secs(2);
+/// Exit statuses kept for lookup (older ones are dropped).
+const EXITS_KEPT: usize = 512;
+
+/// The grace past the time limit before the host kills a child that did not stop by itself (a native
+/// operation the in-VM interrupt cannot reach): a quarter of the limit, between 0.2 s and 1 s.
+fn hard_grace(timeout: Duration) -> Duration {
+    (timeout / 4).clamp(Duration::from_millis(200), Duration::from_secs(1))
+}
+
+/// Finds the worker executable: `configured`, then `TOOLPLANE_WORKER_EXE`, then this executable if it
+/// called `worker_main_if_requested`, then `toolplane` on `PATH`.
+pub(crate) fn worker_executable(configured: Option<&Path>) -> Result<PathBuf, String> {
+    if let Some(path) = configured {
+        return Ok(path.to_path_buf());
+    }
+    if let Some(path) = std::env::var_os("TOOLPLANE_WORKER_EXE") {
+        return Ok(PathBuf::from(path));
+    }
+    if super::worker::current_exe_is_worker()
+        && let Ok(exe) = std::env::current_exe()
+    {
+        return Ok(exe);
+    }
+    if let Some(paths) = std::env::var_os("PATH") {
+        for dir in std::env::split_paths(&paths) {
+            let candidate = dir.join("toolplane");
+            if candidate.is_file() {
+                return Ok(candidate);
+            }
+        }
+    }
+    Err("no worker executable for process isolation: set [toolplane] worker_path or TOOLPLANE_WORKER_EXE \
+         to a toolplane binary, call toolplane::worker_main_if_requested() at the top of main, or use \
+         isolation = \"in-process\""
+        .into())
+}
+
+/// How a child ended, as the zygote saw it.
+#[derive(Debug, Clone, Copy)]
+struct ExitStatus {
+    code: Option<i32>,
+    signal: Option<i32>,
+}
+
+/// What the control reader shares with the rest of the engine.
+#[derive(Default)]
+struct ZygoteState {
+    exits: HashMap<i32, ExitStatus>,
+    order: VecDeque<i32>,
+    dead: bool,
+}
+
+/// One running zygote and its pool of idle children.
+struct Zygote {
+    process: Mutex<Child>,
+    /// Fork requests are sent under this lock, and their `Forked` answers come back in order.
+    control: Mutex<(UnixStream, mpsc::Receiver<i32>)>,
+    state: Mutex<ZygoteState>,
+    exited: Condvar,
+    pool: Mutex<VecDeque<ChildLine>>,
+    refill: Mutex<Option<mpsc::Sender<()>>>,
+}
+
+/// The host's end of one child.
+struct ChildLine {
+    pid: i32,
+    stream: UnixStream,
+}
+
+impl Zygote {
+    fn spawn(exe: &Path, recursion_limit: usize) -> Result<Arc<Self>, String> {
+        let (host_end, zygote_end) =
+            UnixStream::pair().map_err(|e| format!("socketpair failed: {e}"))?;
+        let mut command = Command::new(exe);
+        command
+            .env_clear()
+            .env(WORKER_ENV, "zygote")
+            .env(RECURSION_ENV, recursion_limit.to_string())
+            .stdin(Stdio::from(OwnedFd::from(zygote_end)))
+            .stdout(Stdio::null())
+            .stderr(if std::env::var_os("TOOLPLANE_WORKER_DEBUG").is_some() {
+                Stdio::inherit()
+            } else {
+                Stdio::null()
+            });
+        // SAFETY: pre_exec runs between fork and exec; setrlimit is async-signal-safe. The main thread's
+        // stack grows up to RLIMIT_STACK, and the VM runs on it: give it the sandbox thread's size.
+        unsafe {
+            command.pre_exec(|| {
+                let stack = libc::rlimit {
+                    rlim_cur: SANDBOX_STACK_BYTES as u64,
+                    rlim_max: libc::RLIM_INFINITY,
+                };
+                libc::setrlimit(libc::RLIMIT_STACK, &stack);
+                Ok(())
+            });
+        }
+        let mut process = command
+            .spawn()
+            .map_err(|e| format!("could not start the worker {}: {e}", exe.display()))?;
+        // Ask for the first child at once: the zygote serves it before its idle-time warm-up, so a
+        // one-run process (the CLI) does not wait for imports it may never use.
+        let (first_host, first_child) =
+            UnixStream::pair().map_err(|e| format!("socketpair failed: {e}"))?;
+        protocol::send(
+            &host_end,
+            &ToZygote::Fork { session: false },
+            Some(first_child.as_raw_fd()),
+        )
+        .map_err(|e| format!("could not reach the worker {}: {e}", exe.display()))?;
+        drop(first_child);
+        host_end
+            .set_read_timeout(Some(ZYGOTE_START_TIMEOUT))
+            .map_err(|e| e.to_string())?;
+        let hello = protocol::recv::<FromZygote>(&host_end);
+        match hello {
+            Ok((FromZygote::Hello { protocol, .. }, _)) if protocol == PROTOCOL_VERSION => {}
+            Ok((FromZygote::Hello { protocol, version }, _)) => {
+                let _ = process.kill();
+                let _ = process.wait();
+                return Err(format!(
+                    "the worker {} is toolplane {version} (protocol {protocol}); this host needs protocol \
+                     {PROTOCOL_VERSION}: point worker_path at a matching toolplane binary",
+                    exe.display()
+                ));
+            }
+            _ => {
+                let _ = process.kill();
+                let _ = process.wait();
+                return Err(format!(
+                    "{} did not start as a toolplane worker (is it a toolplane binary, or an application \
+                     that calls toolplane::worker_main_if_requested() first thing in main?)",
+                    exe.display()
+                ));
+            }
+        }
+        let first = match protocol::recv::<FromZygote>(&host_end) {
+            Ok((FromZygote::Forked { pid }, _)) => Some(ChildLine {
+                pid,
+                stream: first_host,
+            }),
+            _ => None,
+        };
+        host_end.set_read_timeout(None).map_err(|e| e.to_string())?;
+        let reader = host_end.try_clone().map_err(|e| e.to_string())?;
+        let (forked_tx, forked_rx) = mpsc::channel();
+        let zygote = Arc::new(Self {
+            process: Mutex::new(process),
+            control: Mutex::new((host_end, forked_rx)),
+            state: Mutex::new(ZygoteState::default()),
+            exited: Condvar::new(),
+            pool: Mutex::new(first.into_iter().collect()),
+            refill: Mutex::new(None),
+        });
+        let weak = Arc::downgrade(&zygote);
+        std::thread::Builder::new()
+            .name("toolplane-zygote-reader".into())
+            .spawn(move || read_control(reader, forked_tx, weak))
+            .map_err(|e| e.to_string())?;
+        let (refill_tx, refill_rx) = mpsc::channel();
+        *lock(&zygote.refill) = Some(refill_tx.clone());
+        let weak = Arc::downgrade(&zygote);
+        std::thread::Builder::new()
+            .name("toolplane-pool".into())
+            .spawn(move || keep_pool_filled(weak, refill_rx))
+            .map_err(|e| e.to_string())?;
+        Ok(zygote)
+    }
+
+    fn is_dead(&self) -> bool {
+        lock(&self.state).dead
+    }
+
+    /// Asks the zygote for a child serving a new socket.
+    fn fork(&self, session: bool) -> io::Result<ChildLine> {
+        let (host_end, child_end) = UnixStream::pair()?;
+        let control = lock(&self.control);
+        protocol::send(
+            &control.0,
+            &ToZygote::Fork { session },
+            Some(child_end.as_raw_fd()),
+        )?;
+        drop(child_end);
+        let pid = control
+            .1
+            .recv_timeout(FORK_TIMEOUT)
+            .map_err(|_| io::Error::other("the zygote did not fork"))?;
+        Ok(ChildLine {
+            pid,
+            stream: host_end,
+        })
+    }
+
+    /// An idle pre-warmed child, or a new one.
+    fn take_fresh_child(&self) -> io::Result<ChildLine> {
+        let pooled = lock(&self.pool).pop_front();
+        match pooled {
+            Some(line) => Ok(line),
+            None => self.fork(false),
+        }
+    }
+
+    /// Tops the pool up in the background (called after a run, so refills never compete with one).
+    fn refill_pool(&self) {
+        if let Some(tx) = lock(&self.refill).as_ref() {
+            let _ = tx.send(());
+        }
+    }
+
+    /// The exit status of `pid`, waiting up to `wait` for the zygote to report it.
+    fn exit_status(&self, pid: i32, wait: Duration) -> Option<ExitStatus> {
+        let deadline = Instant::now() + wait;
+        let mut state = lock(&self.state);
+        loop {
+            if let Some(status) = state.exits.get(&pid) {
+                return Some(*status);
+            }
+            let now = Instant::now();
+            if state.dead || now >= deadline {
+                return None;
+            }
+            state = self
+                .exited
+                .wait_timeout(state, deadline - now)
+                .unwrap_or_else(|e| e.into_inner())
+                .0;
+        }
+    }
+}
+
+impl Drop for Zygote {
+    fn drop(&mut self) {
+        let mut process = lock(&self.process);
+        let _ = process.kill();
+        let _ = process.wait();
+    }
+}
+
+fn lock<T>(mutex: &Mutex<T>) -> std::sync::MutexGuard<'_, T> {
+    mutex.lock().unwrap_or_else(|e| e.into_inner())
+}
+
+fn read_control(reader: UnixStream, forked: mpsc::Sender<i32>, zygote: Weak<Zygote>) {
+    loop {
+        let message = protocol::recv::<FromZygote>(&reader);
+        let Some(zygote) = zygote.upgrade() else {
+            return;
+        };
+        match message {
+            Ok((FromZygote::Forked { pid }, _)) => {
+                let _ = forked.send(pid);
+            }
+            Ok((FromZygote::Exited { pid, code, signal }, _)) => {
+                let mut state = lock(&zygote.state);
+                state.exits.insert(pid, ExitStatus { code, signal });
+                state.order.push_back(pid);
+                while state.order.len() > EXITS_KEPT {
+                    if let Some(old) = state.order.pop_front() {
+                        state.exits.remove(&old);
+                    }
+                }
+                zygote.exited.notify_all();
+            }
+            Ok((FromZygote::Hello { .. }, _)) => {}
+            Err(_) => {
+                lock(&zygote.state).dead = true;
+                zygote.exited.notify_all();
+                return;
+            }
+        }
+    }
+}
+
+fn keep_pool_filled(zygote: Weak<Zygote>, wake: mpsc::Receiver<()>) {
+    while wake.recv().is_ok() {
+        loop {
+            let Some(zygote) = zygote.upgrade() else {
+                return;
+            };
+            if zygote.is_dead() || lock(&zygote.pool).len() >= POOL_SIZE {
+                break;
+            }
+            match zygote.fork(false) {
+                Ok(line) => lock(&zygote.pool).push_back(line),
+                Err(_) => break,
+            }
+        }
+    }
+}
+
+/// The zygote of a runtime, started on first use and restarted if it dies.
+#[derive(Default)]
+pub(crate) struct ZygoteHandle {
+    current: Mutex<Option<Arc<Zygote>>>,
+}
+
+impl std::fmt::Debug for ZygoteHandle {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str("ZygoteHandle")
+    }
+}
+
+impl ZygoteHandle {
+    fn get(&self, exe: &Path, recursion_limit: usize) -> Result<Arc<Zygote>, String> {
+        let mut current = lock(&self.current);
+        if let Some(zygote) = current.as_ref()
+            && !zygote.is_dead()
+        {
+            return Ok(zygote.clone());
+        }
+        let zygote = Zygote::spawn(exe, recursion_limit)?;
+        *current = Some(zygote.clone());
+        Ok(zygote)
+    }
+}
+
+/// A session's processes: the holder serving runs and the standby to roll back to.
+struct SessionLines {
+    holder: ChildLine,
+    standby: Option<ChildLine>,
+    zygote: Arc<Zygote>,
+}
+
+/// Runs snippets in worker processes: each fresh run in a child of the zygote, or all runs of one
+/// session in a holder process.
+#[derive(Debug)]
+pub(crate) struct ProcessEngine {
+    zygote: Arc<ZygoteHandle>,
+    exe: PathBuf,
+    recursion_limit: usize,
+    session: Option<Mutex<Option<SessionLinesBox>>>,
+}
+
+/// `SessionLines` behind a Debug-able box.
+struct SessionLinesBox(SessionLines);
+
+impl std::fmt::Debug for SessionLinesBox {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "SessionLines(holder pid {})", self.0.holder.pid)
+    }
+}
+
+/// How driving a run over a line ended.
+enum Drive {
+    Done {
+        result: ExecutionResult,
+        reset_requested: bool,
+        limit_hit: bool,
+    },
+    /// The hard deadline passed; the child was killed.
+    Killed,
+    /// The line broke without a reply: the child died.
+    Died(io::Error),
+}
+
+impl ProcessEngine {
+    /// An engine for fresh runs, sharing `zygote` with the runtime's other engines.
+    pub(crate) fn fresh(zygote: Arc<ZygoteHandle>, exe: PathBuf, recursion_limit: usize) -> Self {
+        Self {
+            zygote,
+            exe,
+            recursion_limit,
+            session: None,
+        }
+    }
+
+    /// An engine for one session.
+    pub(crate) fn session(zygote: Arc<ZygoteHandle>, exe: PathBuf, recursion_limit: usize) -> Self {
+        Self {
+            zygote,
+            exe,
+            recursion_limit,
+            session: Some(Mutex::new(None)),
+        }
+    }
+
+    /// Drops the session's processes: the next run starts on a fresh namespace.
+    pub(crate) fn reset_session(&self) {
+        if let Some(session) = &self.session {
+            *lock(session) = None;
+        }
+    }
+
+    pub(crate) fn run(&self, request: RunRequest) -> RunReply {
+        let started = Instant::now();
+        let zygote = match self.zygote.get(&self.exe, self.recursion_limit) {
+            Ok(zygote) => zygote,
+            Err(text) => {
+                return failed_reply(
+                    "SandboxError",
+                    format!("the sandbox could not start: {text}"),
+                );
+            }
+        };
+        let mut reply = match &self.session {
+            None => self.run_fresh(&zygote, request),
+            Some(session) => self.run_session(&zygote, &mut lock(session), request),
+        };
+        if reply.result.duration_ms == 0.0 {
+            reply.result.duration_ms = started.elapsed().as_secs_f64() * 1000.0;
+        }
+        reply
+    }
+
+    fn run_fresh(&self, zygote: &Arc<Zygote>, request: RunRequest) -> RunReply {
+        let line = match zygote.take_fresh_child() {
+            Ok(line) => line,
+            Err(e) => {
+                return failed_reply(
+                    "SandboxError",
+                    format!("could not start a sandbox process: {e}"),
+                );
+            }
+        };
+        let mut dispatcher = Dispatcher::new(request.bridge.clone());
+        let timeout = request.spec.limits.timeout;
+        let drive = drive(&line, &request, &mut dispatcher, &mut |_, _| {});
+        zygote.refill_pool();
+        let result = match drive {
+            Drive::Done { result, .. } => result,
+            Drive::Killed => ExecutionResult::failed("TimeoutError", timeout_message(timeout), 0.0),
+            Drive::Died(e) => died(zygote, &line, &request, e),
+        };
+        RunReply {
+            result,
+            saved_artifacts: dispatcher.into_saved_artifacts(),
+        }
+    }
+
+    fn run_session(
+        &self,
+        zygote: &Arc<Zygote>,
+        slot: &mut Option<SessionLinesBox>,
+        request: RunRequest,
+    ) -> RunReply {
+        if slot
+            .as_ref()
+            .is_some_and(|lines| !Arc::ptr_eq(&lines.0.zygote, zygote))
+        {
+            // The zygote was restarted: the old session's processes are gone with it.
+            *slot = None;
+        }
+        if slot.is_none() {
+            match zygote.fork(true) {
+                Ok(holder) => {
+                    *slot = Some(SessionLinesBox(SessionLines {
+                        holder,
+                        standby: None,
+                        zygote: zygote.clone(),
+                    }))
+                }
+                Err(e) => {
+                    return failed_reply(
+                        "SandboxError",
+                        format!("could not start a session process: {e}"),
+                    );
+                }
+            }
+        }
+        let Some(SessionLinesBox(lines)) = slot.as_mut() else {
+            return failed_reply("SandboxError", "no session process".into());
+        };
+        let mut dispatcher = Dispatcher::new(request.bridge.clone());
+        let mut new_standby: Option<ChildLine> = None;
+        let drive = drive(&lines.holder, &request, &mut dispatcher, &mut |pid, fd| {
+            new_standby = Some(ChildLine {
+                pid,
+                stream: UnixStream::from(fd),
+            })
+        });
+        if let Some(standby) = new_standby {
+            lines.standby = Some(standby);
+        }
+        let timeout = request.spec.limits.timeout;
+        let rolled_back = " The session's variables were rolled back to their state before this run; \
+                           saved results, artifacts and tool calls made before the limit stand.";
+        let result = match drive {
+            Drive::Done {
+                result,
+                reset_requested,
+                limit_hit,
+            } => {
+                if reset_requested {
+                    *slot = None;
+                    result
+                } else if limit_hit {
+                    let mut result = result;
+                    let rolled = roll_back(slot);
+                    if let Some(error) = result.error.as_mut() {
+                        error
+                            .message
+                            .push_str(if rolled { rolled_back } else { RESET_INSTEAD });
+                    }
+                    result
+                } else {
+                    result
+                }
+            }
+            Drive::Killed => {
+                let rolled = roll_back(slot);
+                ExecutionResult::failed(
+                    "TimeoutError",
+                    format!(
+                        "{}{}",
+                        timeout_message(timeout),
+                        if rolled { rolled_back } else { RESET_INSTEAD }
+                    ),
+                    0.0,
+                )
+            }
+            Drive::Died(e) => {
+                let mut result = died(zygote, &lines.holder, &request, e);
+                let rolled = roll_back(slot);
+                if let Some(error) = result.error.as_mut() {
+                    error.message.push_str(if rolled {
+                        " The session was rolled back to its state before this run."
+                    } else {
+                        RESET_INSTEAD
+                    });
+                }
+                result
+            }
+        };
+        RunReply {
+            result,
+            saved_artifacts: dispatcher.into_saved_artifacts(),
+        }
+    }
+}
+
+const RESET_INSTEAD: &str = " The session could not be rolled back and was reset: the next run starts \
+                             on a fresh namespace; saved results and artifacts stand.";
+
+/// Kills the session's holder and promotes its standby; `false` (and no session) if there is none.
+fn roll_back(slot: &mut Option<SessionLinesBox>) -> bool {
+    let Some(SessionLinesBox(lines)) = slot.take() else {
+        return false;
+    };
+    kill(lines.holder.pid);
+    let Some(standby) = lines.standby else {
+        return false;
+    };
+    if protocol::send(&standby.stream, &ToChild::Promote, None).is_err() {
+        return false;
+    }
+    *slot = Some(SessionLinesBox(SessionLines {
+        holder: standby,
+        standby: None,
+        zygote: lines.zygote,
+    }));
+    true
+}
+
+fn kill(pid: i32) {
+    if pid > 0 {
+        // SAFETY: kill(2) of a child of our zygote; it is not reaped until the zygote sees it exit.
+        unsafe { libc::kill(pid, libc::SIGKILL) };
+    }
+}
+
+fn timeout_message(timeout: Duration) -> String {
+    format!(
+        "execution timed out after {}s ([limits] timeout_seconds); make the snippet do less per run, \
+         or save partial results with save_result and continue in another run",
+        format_seconds(timeout.as_secs_f64())
+    )
+}
+
+/// The error for a child that hung up without a reply, from how it ended.
+fn died(zygote: &Zygote, line: &ChildLine, request: &RunRequest, e: io::Error) -> ExecutionResult {
+    let status = zygote.exit_status(line.pid, EXIT_STATUS_WAIT);
+    let stand = "host-side effects of this run (saved results, artifacts, tool calls) stand";
+    let (error_type, message) = match status {
+        Some(ExitStatus {
+            code: Some(EXIT_OUT_OF_MEMORY),
+            ..
+        }) => (
+            "MemoryError",
+            format!(
+                "the run used more than its memory limit of {} MiB ([limits] max_memory_mb) and its \
+                 sandbox process was stopped; work on smaller pieces (save_result them as you go) or \
+                 raise the limit; {stand}",
+                request.spec.limits.max_memory_mb
+            ),
+        ),
+        Some(ExitStatus {
+            signal: Some(signal),
+            ..
+        }) => (
+            "SandboxCrashedError",
+            format!(
+                "the sandbox process was killed by signal {signal} ({}); the host is unaffected; {stand}",
+                signal_name(signal)
+            ),
+        ),
+        Some(ExitStatus { code, .. }) => (
+            "SandboxCrashedError",
+            format!(
+                "the sandbox process exited (status {}) without finishing the run; {stand}",
+                code.unwrap_or(-1)
+            ),
+        ),
+        None => (
+            "SandboxCrashedError",
+            format!("the connection to the sandbox process broke ({e}); {stand}"),
+        ),
+    };
+    ExecutionResult::failed(error_type, message, 0.0)
+}
+
+fn signal_name(signal: i32) -> &'static str {
+    match signal {
+        libc::SIGABRT => "SIGABRT",
+        libc::SIGSEGV => "SIGSEGV",
+        libc::SIGBUS => "SIGBUS",
+        libc::SIGKILL => "SIGKILL",
+        libc::SIGILL => "SIGILL",
+        libc::SIGFPE => "SIGFPE",
+        libc::SIGTERM => "SIGTERM",
+        libc::SIGXCPU => "SIGXCPU",
+        libc::SIGXFSZ => "SIGXFSZ",
+        _ => "signal",
+    }
+}
+
+/// Sends the run to the child on `line` and serves its calls until it is done, dies, or outlives the
+/// hard deadline. `on_standby` receives a session holder's standby lines as they arrive.
+fn drive(
+    line: &ChildLine,
+    request: &RunRequest,
+    dispatcher: &mut Dispatcher,
+    on_standby: &mut dyn FnMut(i32, OwnedFd),
+) -> Drive {
+    let limits = &request.spec.limits;
+    let deadline = Instant::now() + limits.timeout + hard_grace(limits.timeout);
+    if let Err(e) = protocol::send(
+        &line.stream,
+        &ToChild::Run(Box::new(request.spec.clone())),
+        None,
+    ) {
+        return Drive::Died(e);
+    }
+    loop {
+        let now = Instant::now();
+        if now >= deadline {
+            kill(line.pid);
+            return Drive::Killed;
+        }
+        let _ = line.stream.set_read_timeout(Some(deadline - now));
+        match protocol::recv::<FromChild>(&line.stream) {
+            Ok((
+                FromChild::Call {
+                    ticket,
+                    name,
+                    params,
+                },
+                _,
+            )) => {
+                let reply = dispatcher.call(&name, &params);
+                if let Err(e) =
+                    protocol::send(&line.stream, &ToChild::Reply { ticket, reply }, None)
+                {
+                    return Drive::Died(e);
+                }
+            }
+            Ok((
+                FromChild::Done {
+                    result,
+                    reset_requested,
+                    limit_hit,
+                },
+                _,
+            )) => {
+                return Drive::Done {
+                    result: *result,
+                    reset_requested,
+                    limit_hit,
+                };
+            }
+            Ok((FromChild::Standby { pid }, Some(fd))) => on_standby(pid, fd),
+            Ok((FromChild::Standby { .. }, None)) => {}
+            Err(e)
+                if matches!(
+                    e.kind(),
+                    io::ErrorKind::WouldBlock | io::ErrorKind::TimedOut
+                ) =>
+            {
+                kill(line.pid);
+                return Drive::Killed;
+            }
+            Err(e) => return Drive::Died(e),
+        }
+    }
+}

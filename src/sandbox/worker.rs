@@ -1,0 +1,542 @@
+//! The worker side of process isolation: the zygote and the children it forks.
+//!
+//! The zygote is this executable started with `TOOLPLANE_WORKER=zygote` and a control socket on its
+//! stdin. It builds one interpreter, imports the costly stdlib modules, runs a trusted warm-up, and then
+//! only forks: each child is a copy of that pristine state (so provably fresh), serves one fresh run (or
+//! one session) over its own socket, and exits — its leaks die with it. The zygote stays single-threaded
+//! at every fork, never runs a snippet, and reports the exit status of every process of its tree to the
+//! host (it is their subreaper).
+//!
+//! A session child ("holder") keeps its namespace across runs. After each committed run it forks a
+//! *standby*, a copy of the session as it is, parked on a socket whose other end goes to the host; when a
+//! run hits a limit or the holder dies, the host kills the holder and promotes the standby: a rollback to
+//! the state before the run, at the cost of one fork made between runs.
+
+use std::collections::HashMap;
+use std::io::{self, Write};
+use std::os::fd::{AsRawFd, FromRawFd, IntoRawFd, OwnedFd, RawFd};
+use std::os::unix::net::UnixStream;
+use std::rc::Rc;
+use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, AtomicI32, Ordering};
+
+use super::interpreter::{self, SandboxVm};
+use super::protocol::{self, FromChild, FromZygote, PROTOCOL_VERSION, ToChild, ToZygote};
+use super::{HostChannel, RunLimits, RunSpec, memory, run_in, snippet};
+use crate::capabilities::HostError;
+
+/// The environment variable that starts this executable as a worker.
+pub(crate) const WORKER_ENV: &str = "TOOLPLANE_WORKER";
+/// The recursion limit the zygote's interpreter is built with.
+pub(crate) const RECURSION_ENV: &str = "TOOLPLANE_WORKER_RECURSION";
+/// Exit code of a child whose allocator failed (it then aborts; the SIGABRT handler exits with this).
+pub(crate) const EXIT_OUT_OF_MEMORY: i32 = 86;
+/// Address space a child may use beyond its memory limit: thread stacks, malloc arenas, the VM's own.
+const ADDRESS_SPACE_HEADROOM: u64 = 384 << 20;
+/// Modules the zygote imports so that children start warm (all in the import allowlist).
+const PRE_IMPORTS: &[&str] = &[
+    "json",
+    "re",
+    "datetime",
+    "collections",
+    "math",
+    "itertools",
+    "functools",
+    "string",
+    "textwrap",
+    "statistics",
+    "decimal",
+    "fractions",
+    "dataclasses",
+    "typing",
+    "enum",
+    "copy",
+    "operator",
+    "heapq",
+    "bisect",
+    "base64",
+    "hashlib",
+    "uuid",
+    "difflib",
+    "pprint",
+];
+/// The trusted snippet a zygote and each pre-forked child run before serving, so the pages a run
+/// touches are already theirs (fork-notes.md: this takes a run from ~1.3 ms to ~0.3 ms).
+const WARM_UP: &str = "import json\nx = json.dumps({'a': [1 + 1, 'b']})\nreturn json.loads(x)";
+
+static WORKER_CAPABLE: AtomicBool = AtomicBool::new(false);
+static SIGCHLD_PIPE: AtomicI32 = AtomicI32::new(-1);
+
+/// Whether this process called [`worker_main_if_requested`], so its own executable can be a worker.
+pub(crate) fn current_exe_is_worker() -> bool {
+    WORKER_CAPABLE.load(Ordering::Relaxed)
+}
+
+/// Runs the worker side of process isolation when this process was started as a toolplane worker, and
+/// never returns then; otherwise returns at once (and records that this executable can serve as a
+/// worker). Call it first thing in `main` of an application that embeds toolplane with
+/// [`crate::Isolation::Process`], before any thread is started:
+///
+/// ```no_run
+/// fn main() {
+///     toolplane::worker_main_if_requested();
+///     // ... the application, which may now use Isolation::Process without a separate binary
+/// }
+/// ```
+pub fn worker_main_if_requested() {
+    WORKER_CAPABLE.store(true, Ordering::Relaxed);
+    if std::env::var_os(WORKER_ENV).is_some_and(|mode| mode == "zygote") {
+        let code = match std::panic::catch_unwind(zygote_main) {
+            Ok(Ok(())) => 0,
+            Ok(Err(e)) => {
+                let _ = writeln!(io::stderr(), "toolplane worker: {e}");
+                1
+            }
+            Err(_) => 101,
+        };
+        // SAFETY: ends the process without unwinding or running destructors, as a worker must.
+        unsafe { libc::_exit(code) }
+    }
+}
+
+fn zygote_main() -> io::Result<()> {
+    // SAFETY: the host starts the zygote with its control socket on fd 0, owned by nothing else.
+    let control = unsafe { UnixStream::from_raw_fd(0) };
+    let recursion = std::env::var(RECURSION_ENV)
+        .ok()
+        .and_then(|v| v.parse().ok())
+        .unwrap_or(1000);
+    let sandbox = interpreter::build(recursion).map_err(io::Error::other)?;
+    // Imports and the warm-up happen in idle time, after the hello: a fork request that arrives first
+    // (the CLI's first run) is served by a child of the plain, equally fresh, interpreter.
+    let mut warm_steps = PRE_IMPORTS.len() + 1;
+    // SAFETY: plain prctl; makes orphaned standbys of dead session holders our children to reap.
+    unsafe { libc::prctl(libc::PR_SET_CHILD_SUBREAPER, 1, 0, 0, 0) };
+    let (sig_read, sig_write) = nix::unistd::pipe().map_err(io::Error::from)?;
+    set_nonblocking(sig_read.as_raw_fd());
+    set_nonblocking(sig_write.as_raw_fd());
+    SIGCHLD_PIPE.store(sig_write.as_raw_fd(), Ordering::Relaxed);
+    // SAFETY: the handler only write(2)s one byte to a non-blocking pipe: async-signal-safe.
+    unsafe { libc::signal(libc::SIGCHLD, on_sigchld as *const () as libc::sighandler_t) };
+    protocol::send(
+        &control,
+        &FromZygote::Hello {
+            protocol: PROTOCOL_VERSION,
+            version: env!("CARGO_PKG_VERSION").into(),
+        },
+        None,
+    )?;
+    loop {
+        let mut fds = [
+            libc::pollfd {
+                fd: control.as_raw_fd(),
+                events: libc::POLLIN,
+                revents: 0,
+            },
+            libc::pollfd {
+                fd: sig_read.as_raw_fd(),
+                events: libc::POLLIN,
+                revents: 0,
+            },
+        ];
+        let wait_ms = if warm_steps > 0 { 0 } else { 1000 };
+        // SAFETY: fds is a valid array of two pollfd.
+        let ready = unsafe { libc::poll(fds.as_mut_ptr(), 2, wait_ms) };
+        if ready < 0 {
+            continue; // EINTR (SIGCHLD)
+        }
+        drain(sig_read.as_raw_fd());
+        reap(&control)?;
+        if fds[0].revents != 0 {
+            match protocol::recv::<ToZygote>(&control) {
+                Ok((ToZygote::Fork { session }, Some(line))) => {
+                    fork_child(&sandbox, &control, line, session, &sig_read, &sig_write)?;
+                }
+                Ok((ToZygote::Fork { .. }, None)) => {}
+                // The host is gone: so are we. Children end when their own sockets close.
+                Err(_) => return Ok(()),
+            }
+        } else if warm_steps > 0 {
+            let step = PRE_IMPORTS.len() + 1 - warm_steps;
+            warm_steps -= 1;
+            match PRE_IMPORTS.get(step) {
+                Some(name) => sandbox.interp.enter(|vm| {
+                    let _ = vm.import(*name, 0);
+                }),
+                None => warm_up(&sandbox),
+            }
+        }
+    }
+}
+
+extern "C" fn on_sigchld(_: libc::c_int) {
+    let fd = SIGCHLD_PIPE.load(Ordering::Relaxed);
+    if fd >= 0 {
+        // SAFETY: write(2) of one byte from a static buffer is async-signal-safe.
+        unsafe { libc::write(fd, b"c".as_ptr().cast(), 1) };
+    }
+}
+
+fn set_nonblocking(fd: RawFd) {
+    // SAFETY: fcntl on a descriptor we own.
+    unsafe {
+        let flags = libc::fcntl(fd, libc::F_GETFL);
+        libc::fcntl(fd, libc::F_SETFL, flags | libc::O_NONBLOCK);
+    }
+}
+
+fn drain(fd: RawFd) {
+    let mut buf = [0u8; 64];
+    // SAFETY: read(2) into a local buffer from a non-blocking pipe we own.
+    while unsafe { libc::read(fd, buf.as_mut_ptr().cast(), buf.len()) } > 0 {}
+}
+
+/// Reaps every ended process of the tree and tells the host how each ended.
+fn reap(control: &UnixStream) -> io::Result<()> {
+    loop {
+        let mut status = 0;
+        // SAFETY: waitpid with a valid status pointer.
+        let pid = unsafe { libc::waitpid(-1, &mut status, libc::WNOHANG) };
+        if pid <= 0 {
+            return Ok(());
+        }
+        let (code, signal) = if libc::WIFSIGNALED(status) {
+            (None, Some(libc::WTERMSIG(status)))
+        } else {
+            (Some(libc::WEXITSTATUS(status)), None)
+        };
+        protocol::send(control, &FromZygote::Exited { pid, code, signal }, None)?;
+    }
+}
+
+fn fork_child(
+    sandbox: &SandboxVm,
+    control: &UnixStream,
+    line: OwnedFd,
+    session: bool,
+    sig_read: &OwnedFd,
+    sig_write: &OwnedFd,
+) -> io::Result<()> {
+    let _ = io::stdout().flush();
+    // SAFETY: the zygote is single-threaded here (its warm-up's watchdog thread was joined), so the
+    // child inherits no lock held by another thread. The child never returns into this code: it ends
+    // with _exit.
+    match unsafe { libc::fork() } {
+        -1 => Err(io::Error::last_os_error()),
+        0 => {
+            let keep_closed = [
+                control.as_raw_fd(),
+                sig_read.as_raw_fd(),
+                sig_write.as_raw_fd(),
+            ];
+            let outcome = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+                child_main(sandbox, line, session, &keep_closed)
+            }));
+            // SAFETY: a child ends here, without unwinding into the zygote's frames.
+            unsafe { libc::_exit(if outcome.is_ok() { 0 } else { 101 }) }
+        }
+        pid => {
+            drop(line);
+            protocol::send(control, &FromZygote::Forked { pid }, None)
+        }
+    }
+}
+
+extern "C" fn on_sigabrt(_: libc::c_int) {
+    if memory::system_alloc_failed() {
+        // SAFETY: _exit is async-signal-safe.
+        unsafe { libc::_exit(EXIT_OUT_OF_MEMORY) };
+    }
+    // SAFETY: restore the default action and re-raise, so the host sees the abort for what it is.
+    unsafe {
+        libc::signal(libc::SIGABRT, libc::SIG_DFL);
+        libc::raise(libc::SIGABRT);
+    }
+}
+
+fn set_limit(resource: libc::__rlimit_resource_t, soft: u64, hard: u64) {
+    let limit = libc::rlimit {
+        rlim_cur: soft,
+        rlim_max: hard,
+    };
+    // SAFETY: setrlimit with a valid struct.
+    unsafe { libc::setrlimit(resource, &limit) };
+}
+
+/// Sets the address-space ceiling of this child: its size now plus `limit_mb` plus headroom.
+fn set_memory_ceiling(base: u64, limit_mb: usize) {
+    let ceiling = base
+        .saturating_add((limit_mb as u64).saturating_mul(1 << 20))
+        .saturating_add(ADDRESS_SPACE_HEADROOM);
+    set_limit(libc::RLIMIT_AS, ceiling, libc::RLIM_INFINITY);
+}
+
+fn address_space_bytes() -> u64 {
+    std::fs::read_to_string("/proc/self/status")
+        .ok()
+        .and_then(|s| {
+            s.lines()
+                .find(|l| l.starts_with("VmSize:"))
+                .and_then(|l| l.split_whitespace().nth(1)?.parse::<u64>().ok())
+        })
+        .map_or(0, |kib| kib * 1024)
+}
+
+/// The first thing a child does: forget the zygote's descriptors and signal handlers, reseed, and
+/// tighten its limits. Then serve.
+fn child_main(sandbox: &SandboxVm, line: OwnedFd, session: bool, zygote_fds: &[RawFd]) {
+    // SAFETY: signal dispositions of this single-threaded child.
+    unsafe {
+        libc::signal(libc::SIGCHLD, libc::SIG_DFL);
+        libc::signal(libc::SIGABRT, on_sigabrt as *const () as libc::sighandler_t);
+    }
+    for fd in zygote_fds {
+        // SAFETY: these descriptors are the zygote's; this child never uses them.
+        unsafe { libc::close(*fd) };
+    }
+    // The thread-local RNG state was copied from the zygote: without a reseed every child would draw
+    // the same numbers (fork-notes.md, pitfall 1).
+    let _ = rand::rng().reseed();
+    let line = line.into_raw_fd();
+    // Close everything but stdio and our line (RLIMIT_NOFILE below keeps it that way).
+    // SAFETY: close_range over descriptors this child does not use.
+    unsafe {
+        libc::syscall(libc::SYS_close_range, 3, line - 1, 0);
+        libc::syscall(libc::SYS_close_range, line + 1, u32::MAX, 0);
+    }
+    // SAFETY: `line` is the socket the host sent for this child, owned by nothing else now.
+    let stream = unsafe { UnixStream::from_raw_fd(line) };
+    set_limit(libc::RLIMIT_CORE, 0, 0);
+    set_limit(libc::RLIMIT_FSIZE, 0, 0);
+    set_limit(libc::RLIMIT_NOFILE, 16, 16);
+    let base = address_space_bytes();
+    if session {
+        serve_session(sandbox, stream, base);
+    } else {
+        // Pre-warm only while idle: when the run is already waiting, warming would only delay it.
+        if !readable(&stream) {
+            warm_up(sandbox);
+        }
+        serve_fresh(sandbox, stream, base);
+    }
+}
+
+/// Whether `stream` has data waiting.
+fn readable(stream: &UnixStream) -> bool {
+    let mut fd = libc::pollfd {
+        fd: stream.as_raw_fd(),
+        events: libc::POLLIN,
+        revents: 0,
+    };
+    // SAFETY: one valid pollfd, no wait.
+    unsafe { libc::poll(&mut fd, 1, 0) > 0 }
+}
+
+/// A channel that does nothing: the warm-up makes no host calls.
+struct NoHost;
+
+impl HostChannel for NoHost {
+    fn submit(&mut self, _: u64, _: &str, _: String) {}
+    fn wait(&mut self, _: u64) -> Result<String, HostError> {
+        Err(HostError::runtime("no host during warm-up"))
+    }
+}
+
+fn warm_up(sandbox: &SandboxVm) {
+    let spec = RunSpec {
+        code: WARM_UP.into(),
+        inputs: Default::default(),
+        bindings: Default::default(),
+        limits: RunLimits {
+            timeout: std::time::Duration::from_secs(10),
+            max_output_bytes: 1 << 20,
+            recursion_limit: 1000,
+            max_memory_mb: 256,
+        },
+        results_enabled: false,
+        artifacts_enabled: false,
+    };
+    let _ = run_in(
+        sandbox,
+        &spec,
+        Box::new(NoHost),
+        None,
+        snippet::Mode::Fresh,
+        || {},
+    );
+}
+
+/// The child's end of the bridge: calls go to the host over the line, replies come back in order.
+struct LineChannel {
+    stream: Rc<UnixStream>,
+    replies: HashMap<u64, Result<String, HostError>>,
+}
+
+impl HostChannel for LineChannel {
+    fn submit(&mut self, ticket: u64, name: &str, params: String) {
+        let call = FromChild::Call {
+            ticket,
+            name: name.into(),
+            params,
+        };
+        if protocol::send(&self.stream, &call, None).is_err() {
+            self.replies.insert(ticket, Err(host_gone()));
+        }
+    }
+
+    fn wait(&mut self, ticket: u64) -> Result<String, HostError> {
+        if let Some(reply) = self.replies.remove(&ticket) {
+            return reply;
+        }
+        loop {
+            match protocol::recv::<ToChild>(&self.stream) {
+                Ok((ToChild::Reply { ticket: t, reply }, _)) if t == ticket => return reply,
+                Ok((ToChild::Reply { ticket: t, reply }, _)) => {
+                    self.replies.insert(t, reply);
+                }
+                Ok(_) => {}
+                Err(_) => return Err(host_gone()),
+            }
+        }
+    }
+}
+
+fn host_gone() -> HostError {
+    HostError::runtime("the host closed the sandbox's connection")
+}
+
+/// Runs one snippet received on `stream` and reports it.
+fn serve_run(
+    sandbox: &SandboxVm,
+    stream: &Rc<UnixStream>,
+    spec: &RunSpec,
+    account: Option<Arc<memory::MemoryAccount>>,
+    mode: snippet::Mode<'_>,
+) -> (bool, bool) {
+    let channel = LineChannel {
+        stream: stream.clone(),
+        replies: HashMap::new(),
+    };
+    let outcome = run_in(sandbox, spec, Box::new(channel), account, mode, || {});
+    let done = FromChild::Done {
+        result: Box::new(outcome.result),
+        reset_requested: outcome.reset_requested,
+        limit_hit: outcome.limit_hit,
+    };
+    let _ = protocol::send(stream, &done, None);
+    (outcome.reset_requested, outcome.limit_hit)
+}
+
+fn serve_fresh(sandbox: &SandboxVm, stream: UnixStream, base: u64) {
+    let stream = Rc::new(stream);
+    if let Ok((ToChild::Run(spec), _)) = protocol::recv::<ToChild>(&stream) {
+        set_memory_ceiling(base, spec.limits.max_memory_mb);
+        serve_run(sandbox, &stream, &spec, None, snippet::Mode::Fresh);
+    }
+}
+
+/// What a standby fork returns in each process.
+enum Fork {
+    /// In the holder: the standby's pid.
+    Holder(Option<i32>),
+    /// In the standby: it was promoted and serves this line now.
+    Promoted(UnixStream),
+}
+
+/// Forks a standby of the session as it is now and hands its line to the host. Returns in the holder;
+/// in the standby, returns only once the host promotes it (and exits if the host closes its line).
+fn fork_standby(holder_line: &UnixStream) -> Fork {
+    let Ok((ours, theirs)) = UnixStream::pair() else {
+        return Fork::Holder(None);
+    };
+    // SAFETY: this process is single-threaded between runs (the run's watchdog was joined).
+    match unsafe { libc::fork() } {
+        -1 => Fork::Holder(None),
+        0 => {
+            // SAFETY: the standby keeps only its own line.
+            unsafe {
+                libc::close(holder_line.as_raw_fd());
+                libc::close(theirs.into_raw_fd());
+            }
+            match protocol::recv::<ToChild>(&ours) {
+                Ok((ToChild::Promote, _)) => Fork::Promoted(ours),
+                // SAFETY: a standby that is not needed ends without unwinding.
+                _ => unsafe { libc::_exit(0) },
+            }
+        }
+        pid => {
+            drop(ours);
+            let sent = protocol::send(
+                holder_line,
+                &FromChild::Standby { pid },
+                Some(theirs.as_raw_fd()),
+            );
+            if sent.is_err() {
+                end_standby(Some(pid));
+                return Fork::Holder(None);
+            }
+            Fork::Holder(Some(pid))
+        }
+    }
+}
+
+fn end_standby(pid: Option<i32>) {
+    if let Some(pid) = pid {
+        // SAFETY: the standby is our own child; kill and reap it.
+        unsafe {
+            libc::kill(pid, libc::SIGKILL);
+            libc::waitpid(pid, std::ptr::null_mut(), 0);
+        }
+    }
+}
+
+/// Serves a session: runs in one namespace, a standby forked after each committed run.
+fn serve_session(sandbox: &SandboxVm, stream: UnixStream, base: u64) {
+    let Ok(globals) = sandbox
+        .interp
+        .enter(|vm| snippet::new_session_globals(vm, sandbox))
+    else {
+        return;
+    };
+    let account = Arc::new(memory::MemoryAccount::new(0));
+    let mut stream = Rc::new(stream);
+    let mut standby = None;
+    let mut need_standby = true;
+    loop {
+        if need_standby {
+            match fork_standby(&stream) {
+                Fork::Holder(pid) => standby = pid,
+                Fork::Promoted(line) => {
+                    // This process is the session now; the old holder is dead.
+                    stream = Rc::new(line);
+                    standby = None;
+                    continue;
+                }
+            }
+            need_standby = false;
+        }
+        let spec = match protocol::recv::<ToChild>(&stream) {
+            Ok((ToChild::Run(spec), _)) => spec,
+            Ok(_) => continue,
+            Err(_) => break,
+        };
+        set_memory_ceiling(base, spec.limits.max_memory_mb);
+        let (reset, limit_hit) = serve_run(
+            sandbox,
+            &stream,
+            &spec,
+            Some(account.clone()),
+            snippet::Mode::Session(&globals),
+        );
+        if reset || limit_hit {
+            // The host drops this session (reset) or kills it and promotes the standby (limit).
+            if reset {
+                break;
+            }
+            continue;
+        }
+        end_standby(standby.take());
+        need_standby = true;
+    }
+    end_standby(standby);
+}

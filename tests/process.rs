@@ -1,0 +1,257 @@
+//! Process isolation: forked workers from a zygote. Freshness, the hostile battery (each case ends with
+//! a clean Python error, the host alive and an earlier handle still loadable), crash reporting and
+//! session rollback. Linux only.
+#![cfg(target_os = "linux")]
+
+use serde_json::{Value, json};
+use toolplane::{Config, ExecutionResult, Isolation, Toolplane};
+
+fn config(timeout: f64, memory_mb: usize) -> Config {
+    let mut config = Config::default();
+    config.toolplane.isolation = Some(Isolation::Process);
+    config.toolplane.worker_path = Some(env!("CARGO_BIN_EXE_toolplane").into());
+    config.limits.timeout_seconds = timeout;
+    config.limits.max_memory_mb = memory_mb;
+    config.session.max_memory_mb = memory_mb;
+    config
+}
+
+fn runtime() -> Toolplane {
+    Toolplane::new(config(2.0, 256))
+}
+
+fn ok(result: ExecutionResult) -> Value {
+    assert!(
+        result.error.is_none(),
+        "unexpected error: {:?}",
+        result.error
+    );
+    result.value
+}
+
+fn err(result: ExecutionResult) -> (String, String) {
+    let e = result
+        .error
+        .unwrap_or_else(|| panic!("expected an error, got {}", result.value));
+    (e.error_type, e.message)
+}
+
+fn saved_handle(rt: &Toolplane) -> String {
+    let value = ok(rt
+        .execute("return await save_result({'kept': True})", None)
+        .unwrap());
+    value.as_str().unwrap().to_string()
+}
+
+fn assert_still_loads(rt: &Toolplane, handle: &str) {
+    let code = format!("return await load_result({handle:?})");
+    assert_eq!(ok(rt.execute(&code, None).unwrap()), json!({"kept": true}));
+}
+
+#[test]
+fn runs_work_and_share_the_stores() {
+    let rt = runtime();
+    assert_eq!(rt.isolation(), Isolation::Process);
+    let result = rt
+        .execute(
+            "print('hi')\nimport sys\nsys.stderr.write('e')\nh = await save_artifact(b'abc', filename='a.txt')\nreturn h",
+            None,
+        )
+        .unwrap();
+    assert_eq!(result.stdout, "hi\n");
+    assert_eq!(result.stderr, "e");
+    assert_eq!(result.backend, "rustpython");
+    assert_eq!(result.artifacts.len(), 1);
+    assert_eq!(result.artifacts[0].filename, "a.txt");
+    let artifact = ok(result);
+    let handle = saved_handle(&rt);
+    assert_still_loads(&rt, &handle);
+    let code = format!(
+        "return (await load_artifact({:?})).decode()",
+        artifact.as_str().unwrap()
+    );
+    assert_eq!(ok(rt.execute(&code, None).unwrap()), json!("abc"));
+    let (kind, message) = err(rt.execute("1/0", None).unwrap());
+    assert_eq!(kind, "ZeroDivisionError");
+    assert!(message.contains("division by zero"));
+    let (kind, message) = err(rt.execute("await call_tool('no/such')", None).unwrap());
+    assert_eq!(kind, "LookupError");
+    assert!(message.starts_with("Unknown capability: no/such"));
+}
+
+#[test]
+fn every_run_starts_fresh() {
+    let rt = runtime();
+    let tamper = "import json, sys, builtins\njson.dumps = lambda *a: 'PWNED'\nbuiltins.len = lambda x: -1\nsys.marker = 42\nsecret = 1\nreturn 0";
+    ok(rt.execute(tamper, None).unwrap());
+    let check = "import json, sys\nreturn [json.dumps([1, 2]), getattr(sys, 'marker', None), len('abc'), 'secret' in globals()]";
+    for _ in 0..3 {
+        assert_eq!(
+            ok(rt.execute(check, None).unwrap()),
+            json!(["[1, 2]", null, 3, false])
+        );
+    }
+}
+
+#[test]
+fn random_numbers_differ_between_children() {
+    let rt = runtime();
+    let draw = "import random\nreturn random.random()";
+    let a = ok(rt.execute(draw, None).unwrap());
+    let b = ok(rt.execute(draw, None).unwrap());
+    let c = ok(rt.execute(draw, None).unwrap());
+    assert!(a != b || b != c, "three children drew {a} {b} {c}");
+}
+
+#[test]
+fn hostile_battery_ends_cleanly_and_the_host_carries_on() {
+    let rt = Toolplane::new(config(2.0, 128));
+    let handle = saved_handle(&rt);
+    let cases: &[(&str, &[&str])] = &[
+        ("x = [0] * 10**10", &["MemoryError"]),
+        (
+            "d = {}\ni = 0\nwhile True:\n    d[i] = [i]\n    i += 1",
+            &["MemoryError"],
+        ),
+        ("x = 'a' * 10**10", &["MemoryError"]),
+        ("x = bytearray(10**10)", &["MemoryError"]),
+        // Native bigint work: killed at the deadline, or stopped at the memory cap first.
+        ("x = 10**(10**8)", &["TimeoutError", "MemoryError"]),
+        (
+            "import re\nre.match(r'(a+)+$', 'a' * 40 + 'b')",
+            &["TimeoutError"],
+        ),
+        ("import time\ntime.sleep(100)", &["TimeoutError"]),
+        // Deep nesting in repr: a RecursionError, or (with the worker's deep stack) a result.
+        (
+            "x = []\nfor i in range(200000):\n    x = [x]\nr = repr(x)\nraise RecursionError('completed') if len(r) > 1 else None",
+            &["RecursionError"],
+        ),
+        (
+            "while True:\n    try:\n        while True: pass\n    except BaseException: pass",
+            &["TimeoutError"],
+        ),
+        ("def f(): return f()\nf()", &["RecursionError"]),
+        (
+            "import marshal\nmarshal.loads(b'\\xff' * 64)",
+            &[
+                "ModuleNotFoundError",
+                "ValueError",
+                "PermissionError",
+                "EOFError",
+                "TypeError",
+            ],
+        ),
+    ];
+    for (code, expected) in cases {
+        let (kind, message) = err(rt.execute(code, None).unwrap());
+        assert!(
+            expected.contains(&kind.as_str()),
+            "{code:?}: got {kind}: {message}"
+        );
+        assert_still_loads(&rt, &handle);
+    }
+    assert_eq!(ok(rt.execute("return 1 + 1", None).unwrap()), json!(2));
+}
+
+#[test]
+fn session_keeps_state_and_rolls_back_at_a_limit() {
+    let rt = Toolplane::new(config(1.0, 256));
+    let session = rt.session();
+    ok(session.execute("n = 1", None).unwrap());
+    // A soft timeout (the VM's own interrupt): the holder is replaced by the standby.
+    let (kind, message) = err(session
+        .execute(
+            "n = 99\nh = await save_result('from the timed-out run')\nwhile True:\n    pass",
+            None,
+        )
+        .unwrap());
+    assert_eq!(kind, "TimeoutError");
+    assert!(message.contains("rolled back"), "{message}");
+    assert_eq!(ok(session.execute("return n", None).unwrap()), json!(1));
+    assert_eq!(
+        ok(session.execute("'h' in globals()", None).unwrap()),
+        json!(false)
+    );
+    // The handle saved before the limit stands.
+    let handles = rt.results().list();
+    assert_eq!(handles.len(), 1);
+    let code = format!("return await load_result({:?})", handles[0].handle);
+    assert_eq!(
+        ok(session.execute(&code, None).unwrap()),
+        json!("from the timed-out run")
+    );
+    // A native operation the interrupt cannot reach: the host kills the holder.
+    let (kind, message) = err(session.execute("n = 5\nx = 10**(10**8)", None).unwrap());
+    assert_eq!(kind, "TimeoutError");
+    assert!(message.contains("rolled back"), "{message}");
+    assert_eq!(
+        ok(session.execute("n += 1\nreturn n", None).unwrap()),
+        json!(2)
+    );
+    // A failed run keeps what ran before the error (no rollback for a snippet's own errors).
+    let (kind, _) = err(session.execute("n = 10\n1/0", None).unwrap());
+    assert_eq!(kind, "ZeroDivisionError");
+    assert_eq!(ok(session.execute("return n", None).unwrap()), json!(10));
+}
+
+#[test]
+fn session_reset_and_memory_cap() {
+    let rt = Toolplane::new(config(5.0, 64));
+    let session = rt.session();
+    ok(session.execute("a = 1", None).unwrap());
+    let message = ok(session
+        .execute("return await reset_session()", None)
+        .unwrap());
+    assert!(message.as_str().unwrap().contains("cleared"), "{message}");
+    assert_eq!(
+        ok(session.execute("'a' in globals()", None).unwrap()),
+        json!(false)
+    );
+    // The cap is cumulative: two runs that each stay under it, together over it.
+    ok(session.execute("big1 = 'x' * (40 * 2**20)", None).unwrap());
+    let (kind, message) = err(session.execute("big2 = 'y' * (40 * 2**20)", None).unwrap());
+    assert_eq!(kind, "MemoryError", "{message}");
+    assert!(message.contains("[session] max_memory_mb"), "{message}");
+    // Rolled back: big1 is still there, big2 is not; freeing makes room again.
+    assert_eq!(
+        ok(session
+            .execute("['big1' in globals(), 'big2' in globals()]", None)
+            .unwrap()),
+        json!([true, false])
+    );
+    ok(session.execute("del big1", None).unwrap());
+    ok(session
+        .execute("big2 = 'y' * (40 * 2**20)\nreturn len(big2)", None)
+        .unwrap());
+}
+
+#[test]
+fn sessions_never_share_a_process() {
+    let rt = runtime();
+    let a = rt.session();
+    let b = rt.session();
+    ok(a.execute("who = 'a'", None).unwrap());
+    ok(b.execute("who = 'b'", None).unwrap());
+    assert_eq!(ok(a.execute("return who", None).unwrap()), json!("a"));
+    assert_eq!(ok(b.execute("return who", None).unwrap()), json!("b"));
+}
+
+#[test]
+fn a_missing_worker_is_a_clear_error() {
+    let mut cfg = config(2.0, 128);
+    cfg.toolplane.worker_path = Some("/nonexistent/toolplane".into());
+    let rt = Toolplane::new(cfg);
+    let (kind, message) = err(rt.execute("return 1", None).unwrap());
+    assert_eq!(kind, "SandboxError");
+    assert!(message.contains("/nonexistent/toolplane"), "{message}");
+    let mut cfg = config(2.0, 128);
+    cfg.toolplane.worker_path = Some("/bin/true".into());
+    let rt = Toolplane::new(cfg);
+    let (kind, message) = err(rt.execute("return 1", None).unwrap());
+    assert_eq!(kind, "SandboxError");
+    assert!(
+        message.contains("did not start as a toolplane worker"),
+        "{message}"
+    );
+}
