@@ -7,7 +7,7 @@
 
 use std::path::{Path, PathBuf};
 use std::process::Command;
-use std::time::Instant;
+use std::time::{Duration, Instant};
 
 use toolplane::{Config, Isolation, Toolplane};
 
@@ -41,9 +41,16 @@ impl Stats {
     }
 }
 
-fn time_n(n: usize, mut f: impl FnMut()) -> Stats {
+fn time_n(n: usize, f: impl FnMut()) -> Stats {
+    time_n_paced(n, Duration::ZERO, f)
+}
+
+/// Times `n` calls of `f`, pausing `gap` between them (an agent takes time between runs; the pause
+/// lets the pool refill off the measured path).
+fn time_n_paced(n: usize, gap: Duration, mut f: impl FnMut()) -> Stats {
     let samples = (0..n)
         .map(|_| {
+            std::thread::sleep(gap);
             let t0 = Instant::now();
             f();
             t0.elapsed().as_secs_f64() * 1000.0
@@ -69,7 +76,10 @@ fn rss_kib() -> u64 {
 
 fn runtime(isolation: Isolation) -> Toolplane {
     let mut config = Config::default();
-    config.toolplane.isolation = isolation;
+    // Room for the store benchmark's repeated 8 MB saves.
+    config.results.max_total_bytes = 1 << 30;
+    config.toolplane.isolation = Some(isolation);
+    config.toolplane.worker_path = Some(env!("CARGO_BIN_EXE_toolplane").into());
     Toolplane::new(config)
 }
 
@@ -78,7 +88,7 @@ fn must_run(runtime: &Toolplane, code: &str) -> serde_json::Value {
     if let Some(error) = &result.error {
         panic!(
             "benchmark snippet failed: {}: {}",
-            error.r#type, error.message
+            error.error_type, error.message
         );
     }
     result.value
@@ -97,7 +107,7 @@ fn startup(scratch: &Path) {
     std::fs::write(&snippet, "return 1 + 1\n").unwrap();
     std::fs::write(scratch.join("toolplane.toml"), "").unwrap();
     let ours = PathBuf::from(env!("CARGO_BIN_EXE_toolplane"));
-    let mut run = |exe: &Path, extra: &[&str], n: usize| {
+    let run = |exe: &Path, extra: &[&str], n: usize| {
         time_n(n, || {
             let status = Command::new(exe)
                 .arg("run")
@@ -140,23 +150,30 @@ fn fresh() {
         println!("\n## fresh runs in a warm runtime ({name})");
         let runtime = runtime(isolation);
         must_run(&runtime, "return 0");
-        let n = if isolation == Isolation::Process {
-            1000
-        } else {
-            100
-        };
-        report(
-            "return 1 + 1",
-            &time_n(n, || {
-                must_run(&runtime, "return 1 + 1");
-            }),
-        );
-        report(
-            "import json; return json.dumps([1, 2])",
-            &time_n(n, || {
-                must_run(&runtime, "import json\nreturn json.dumps([1, 2])");
-            }),
-        );
+        let process = isolation == Isolation::Process;
+        let n = if process { 1000 } else { 100 };
+        for (label, code) in [
+            ("return 1 + 1", "return 1 + 1"),
+            (
+                "import json; return json.dumps([1, 2])",
+                "import json\nreturn json.dumps([1, 2])",
+            ),
+        ] {
+            report(
+                &format!("{label} (back to back)"),
+                &time_n(n, || {
+                    must_run(&runtime, code);
+                }),
+            );
+            if process {
+                report(
+                    &format!("{label} (10 ms apart)"),
+                    &time_n_paced(500, Duration::from_millis(10), || {
+                        must_run(&runtime, code);
+                    }),
+                );
+            }
+        }
     }
 }
 
@@ -166,13 +183,17 @@ fn session() {
         let runtime = runtime(isolation);
         let session = runtime.session();
         session.execute("x = 1", None).unwrap();
-        report(
-            "return x + 1",
-            &time_n(2000, || {
-                let result = session.execute("return x + 1", None).unwrap();
-                assert_eq!(result.value, 2);
-            }),
-        );
+        let run = || {
+            let result = session.execute("return x + 1", None).unwrap();
+            assert_eq!(result.value, 2);
+        };
+        report("return x + 1 (back to back)", &time_n(2000, run));
+        if isolation == Isolation::Process {
+            report(
+                "return x + 1 (10 ms apart)",
+                &time_n_paced(500, Duration::from_millis(10), run),
+            );
+        }
     }
 }
 

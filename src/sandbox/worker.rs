@@ -505,7 +505,12 @@ fn serve_session(sandbox: &SandboxVm, stream: UnixStream, base: u64) {
     loop {
         if need_standby {
             match fork_standby(&stream) {
-                Fork::Holder(pid) => standby = pid,
+                Fork::Holder(pid) => {
+                    standby = pid;
+                    // Take the copy-on-write faults the fork just set up now, between runs, rather
+                    // than in the next run (a trusted snippet in a scratch namespace).
+                    warm_up(sandbox);
+                }
                 Fork::Promoted(line) => {
                     // This process is the session now; the old holder is dead.
                     stream = Rc::new(line);
