@@ -316,7 +316,7 @@ fn run_session(session: &mut Option<SessionVm>, request: RunRequest) -> RunReply
 }
 
 enum Job {
-    Run(RunRequest, mpsc::Sender<RunReply>),
+    Run(Box<RunRequest>, mpsc::Sender<RunReply>),
     ResetSession,
 }
 
@@ -377,7 +377,7 @@ impl InProcessEngine {
                 let mut session: Option<SessionVm> = None;
                 for job in rx {
                     let (request, reply) = match job {
-                        Job::Run(request, reply) => (request, reply),
+                        Job::Run(request, reply) => (*request, reply),
                         Job::ResetSession => {
                             if let Some(old) = session.take() {
                                 old.close();
@@ -429,7 +429,7 @@ impl InProcessEngine {
             }
             if worker
                 .as_ref()
-                .is_none_or(|w| w.send(Job::Run(request, reply_tx)).is_err())
+                .is_none_or(|w| w.send(Job::Run(Box::new(request), reply_tx)).is_err())
             {
                 *worker = None;
                 return failed_reply(

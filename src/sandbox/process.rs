@@ -375,7 +375,7 @@ impl std::fmt::Debug for SessionLinesBox {
 /// How driving a run over a line ended.
 enum Drive {
     Done {
-        result: ExecutionResult,
+        result: Box<ExecutionResult>,
         reset_requested: bool,
         limit_hit: bool,
     },
@@ -449,7 +449,7 @@ impl ProcessEngine {
         let drive = drive(&line, &request, &mut dispatcher, &mut |_, _| {});
         zygote.refill_pool();
         let result = match drive {
-            Drive::Done { result, .. } => result,
+            Drive::Done { result, .. } => *result,
             Drive::Killed => ExecutionResult::failed("TimeoutError", timeout_message(timeout), 0.0),
             Drive::Died(e) => died(zygote, &line, &request, e),
         };
@@ -514,9 +514,9 @@ impl ProcessEngine {
             } => {
                 if reset_requested {
                     *slot = None;
-                    result
+                    *result
                 } else if limit_hit {
-                    let mut result = result;
+                    let mut result = *result;
                     let rolled = roll_back(slot);
                     if let Some(error) = result.error.as_mut() {
                         error
@@ -525,7 +525,7 @@ impl ProcessEngine {
                     }
                     result
                 } else {
-                    result
+                    *result
                 }
             }
             Drive::Killed => {
@@ -704,7 +704,7 @@ fn drive(
                 _,
             )) => {
                 return Drive::Done {
-                    result: *result,
+                    result,
                     reset_requested,
                     limit_hit,
                 };

@@ -78,10 +78,9 @@ pub(crate) fn current_exe_is_worker() -> bool {
 /// [`crate::Isolation::Process`], before any thread is started:
 ///
 /// ```no_run
-/// fn main() {
-///     toolplane::worker_main_if_requested();
-///     // ... the application, which may now use Isolation::Process without a separate binary
-/// }
+/// // first thing in `main`:
+/// toolplane::worker_main_if_requested();
+/// // ... the application, which may now use Isolation::Process without a separate binary
 /// ```
 pub fn worker_main_if_requested() {
     WORKER_CAPABLE.store(true, Ordering::Relaxed);
