@@ -214,3 +214,41 @@ fn init_writes_a_config_that_checks() {
         Some(0)
     );
 }
+
+#[test]
+fn isolation_is_selectable_and_doctor_reports_both_modes() {
+    let dir = tempfile::tempdir().unwrap();
+    write(dir.path(), "a.py", "return sum(range(10))\n");
+    for mode in ["process", "in-process"] {
+        let out = toolplane(dir.path(), &["run", "--isolation", mode, "a.py"]);
+        assert_eq!(out.status.code(), Some(0), "{mode}: {}", text(&out.stderr));
+        assert_eq!(text(&out.stdout), "45\n");
+    }
+    let out = Command::new(env!("CARGO_BIN_EXE_toolplane"))
+        .args(["run", "a.py"])
+        .env("TOOLPLANE_ISOLATION", "sideways")
+        .current_dir(dir.path())
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(2));
+    assert!(text(&out.stderr).contains("TOOLPLANE_ISOLATION"));
+    let out = toolplane(dir.path(), &["doctor"]);
+    assert_eq!(out.status.code(), Some(0), "{}", text(&out.stdout));
+    let report = text(&out.stdout);
+    assert!(report.contains("process: ok"), "{report}");
+    assert!(report.contains("in-process: ok"), "{report}");
+}
+
+#[test]
+fn process_isolation_kills_native_work_at_the_deadline() {
+    let dir = tempfile::tempdir().unwrap();
+    write(dir.path(), "slow.py", "x = 10**(10**8)\n");
+    let out = toolplane(dir.path(), &["run", "--timeout", "1", "slow.py"]);
+    assert_eq!(out.status.code(), Some(1));
+    let stderr = text(&out.stderr);
+    assert!(
+        stderr.starts_with("toolplane: TimeoutError: execution timed out after 1s")
+            || stderr.starts_with("toolplane: MemoryError"),
+        "{stderr}"
+    );
+}
