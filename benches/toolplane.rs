@@ -227,37 +227,35 @@ fn store() {
     );
 }
 
+/// Host VmRSS growth over 10,000 calls of `run`, after 200 warm-up calls.
+fn rss_growth(label: &str, mut run: impl FnMut()) {
+    for _ in 0..200 {
+        run();
+    }
+    let before = rss_kib();
+    for _ in 0..10_000 {
+        run();
+    }
+    let after = rss_kib();
+    println!(
+        "10,000 {label}: host VmRSS {before} KiB -> {after} KiB ({:+.1}%)",
+        (after as f64 - before as f64) * 100.0 / before as f64
+    );
+}
+
 fn soak() {
     for (isolation, name) in isolations() {
         println!("\n## host RSS over many runs ({name})");
         let runtime = runtime(isolation);
         let session = runtime.session();
         session.execute("x = 1", None).unwrap();
-        for _ in 0..200 {
+        rss_growth("session runs", || {
             session.execute("return x + 1", None).unwrap();
-        }
-        let before = rss_kib();
-        for _ in 0..10_000 {
-            session.execute("return x + 1", None).unwrap();
-        }
-        let after = rss_kib();
-        println!(
-            "10,000 session runs: host VmRSS {before} KiB -> {after} KiB ({:+.1}%)",
-            (after as f64 - before as f64) * 100.0 / before as f64
-        );
+        });
         if isolation == Isolation::Process {
-            for _ in 0..200 {
+            rss_growth("fresh runs", || {
                 must_run(&runtime, "return 1 + 1");
-            }
-            let before = rss_kib();
-            for _ in 0..10_000 {
-                must_run(&runtime, "return 1 + 1");
-            }
-            let after = rss_kib();
-            println!(
-                "10,000 fresh runs: host VmRSS {before} KiB -> {after} KiB ({:+.1}%)",
-                (after as f64 - before as f64) * 100.0 / before as f64
-            );
+            });
         }
     }
 }

@@ -3,8 +3,11 @@
 //! session rollback. Linux only.
 #![cfg(target_os = "linux")]
 
-use serde_json::{Value, json};
-use toolplane::{Config, ExecutionResult, Isolation, Toolplane};
+mod common;
+
+use common::{err, ok};
+use serde_json::json;
+use toolplane::{Config, Isolation, Toolplane};
 
 fn config(timeout: f64, memory_mb: usize) -> Config {
     let mut config = Config::default();
@@ -18,22 +21,6 @@ fn config(timeout: f64, memory_mb: usize) -> Config {
 
 fn runtime() -> Toolplane {
     Toolplane::new(config(2.0, 256))
-}
-
-fn ok(result: ExecutionResult) -> Value {
-    assert!(
-        result.error.is_none(),
-        "unexpected error: {:?}",
-        result.error
-    );
-    result.value
-}
-
-fn err(result: ExecutionResult) -> (String, String) {
-    let e = result
-        .error
-        .unwrap_or_else(|| panic!("expected an error, got {}", result.value));
-    (e.error_type, e.message)
 }
 
 fn saved_handle(rt: &Toolplane) -> String {

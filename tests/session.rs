@@ -1,27 +1,14 @@
 //! Persistent sessions: namespace kept across runs, failed runs keep state, reset, inputs, the
 //! rebinding guard, and unawaited-call detection.
 
+mod common;
+
+use common::{err, ok};
 use serde_json::{Value, json};
 use toolplane::{Config, ExecutionResult, Session, Toolplane};
 
 fn run(session: &Session, code: &str) -> ExecutionResult {
     session.execute(code, None).unwrap()
-}
-
-fn ok(result: ExecutionResult) -> Value {
-    assert!(
-        result.error.is_none(),
-        "unexpected error: {:?}",
-        result.error
-    );
-    result.value
-}
-
-fn err(result: ExecutionResult) -> (String, String) {
-    let e = result
-        .error
-        .unwrap_or_else(|| panic!("expected an error, got {}", result.value));
-    (e.error_type, e.message)
 }
 
 #[test]

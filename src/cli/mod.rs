@@ -305,15 +305,11 @@ fn doctor(path: Option<&Path>) -> Result<ExitCode, UsageError> {
     );
     let mut healthy = true;
     if cfg!(target_os = "linux") {
-        let worker = config
-            .toolplane
-            .worker_path
-            .clone()
-            .or_else(|| std::env::var_os("TOOLPLANE_WORKER_EXE").map(PathBuf::from))
-            .or_else(|| std::env::current_exe().ok());
+        // The same lookup the runtime does.
+        let worker = crate::sandbox::worker_executable(config.toolplane.worker_path.as_deref());
         println!(
             "process isolation: available (fork, rlimits); worker: {}",
-            worker.map_or("(none found)".into(), |p| p.display().to_string())
+            worker.map_or_else(|why| why, |p| p.display().to_string())
         );
         let (ok, line) = doctor_probe(&config, Isolation::Process);
         healthy &= ok;

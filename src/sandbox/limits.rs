@@ -54,18 +54,7 @@ impl RunFlags {
     }
 
     pub(crate) fn memory_message(&self) -> String {
-        if self.session {
-            return format!(
-                "the session holds more than its memory cap of {} MiB ([session] max_memory_mb, cumulative over \
-                 its runs); del large variables or call reset_session(), and save_result what you need first",
-                self.memory_limit_mb
-            );
-        }
-        format!(
-            "the run used more than its memory limit of {} MiB ([limits] max_memory_mb); work on smaller pieces \
-             (save_result them as you go) or raise the limit",
-            self.memory_limit_mb
-        )
+        memory_message(self.memory_limit_mb, self.session)
     }
 
     /// The exception for whichever limit tripped (time wins).
@@ -94,11 +83,7 @@ impl RunFlags {
     }
 
     pub(crate) fn timeout_message(&self) -> String {
-        format!(
-            "execution timed out after {}s ([limits] timeout_seconds); make the snippet do less per run, \
-             or save partial results with save_result and continue in another run",
-            format_seconds(self.timeout.as_secs_f64())
-        )
+        timeout_message(self.timeout)
     }
 
     pub(crate) fn timeout_exception(&self, vm: &VirtualMachine) -> PyBaseExceptionRef {
@@ -107,6 +92,29 @@ impl RunFlags {
             self.timeout_message().into(),
         )
     }
+}
+
+/// The message of the time limit, wherever it is enforced (in the VM, or by the host's kill).
+pub(crate) fn timeout_message(timeout: Duration) -> String {
+    format!(
+        "execution timed out after {}s ([limits] timeout_seconds); make the snippet do less per run, \
+         or save partial results with save_result and continue in another run",
+        format_seconds(timeout.as_secs_f64())
+    )
+}
+
+/// The message of the memory limit: a run's own, or a session's cumulative cap.
+pub(crate) fn memory_message(limit_mb: usize, session: bool) -> String {
+    if session {
+        return format!(
+            "the session holds more than its memory cap of {limit_mb} MiB ([session] max_memory_mb, cumulative \
+             over its runs); del large variables or call reset_session(), and save_result what you need first"
+        );
+    }
+    format!(
+        "the run used more than its memory limit of {limit_mb} MiB ([limits] max_memory_mb); work on smaller \
+         pieces (save_result them as you go) or raise the limit"
+    )
 }
 
 /// Seconds as Python's `%g` would show them (`30`, `0.5`).

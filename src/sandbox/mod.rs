@@ -24,6 +24,19 @@ pub use interpreter::ALLOWED_IMPORTS;
 pub use memory::CountingAllocator;
 #[cfg(target_os = "linux")]
 pub(crate) use process::ProcessEngine;
+
+/// The worker executable process isolation would use, or why there is none.
+pub(crate) fn worker_executable(
+    configured: Option<&std::path::Path>,
+) -> Result<std::path::PathBuf, String> {
+    #[cfg(target_os = "linux")]
+    return process::worker_executable(configured);
+    #[cfg(not(target_os = "linux"))]
+    {
+        let _ = configured;
+        Err("process isolation needs Linux".into())
+    }
+}
 pub(crate) use snippet::Bindings;
 pub use snippet::SNIPPET_FILENAME;
 #[cfg(target_os = "linux")]
@@ -127,17 +140,18 @@ impl HostChannel for DirectChannel {
     }
 }
 
-fn build_failure(started: Instant, text: &str) -> RunReply {
-    let mut result = ExecutionResult::failed(
+/// The reply of a run whose sandbox could not start (`SandboxError`).
+pub(crate) fn start_failure(text: &str) -> RunReply {
+    failed_reply(
         "SandboxError",
         format!("the sandbox could not start: {text}"),
-        0.0,
-    );
-    result.duration_ms = started.elapsed().as_secs_f64() * 1000.0;
-    RunReply {
-        result,
-        saved_artifacts: Vec::new(),
-    }
+    )
+}
+
+fn build_failure(started: Instant, text: &str) -> RunReply {
+    let mut reply = start_failure(text);
+    reply.result.duration_ms = started.elapsed().as_secs_f64() * 1000.0;
+    reply
 }
 
 /// Runs `spec` in `sandbox` with its run state, watchdog and output capture installed, host calls going
@@ -511,10 +525,7 @@ impl Engine {
             Engine::InProcess(engine) => engine.run(request),
             #[cfg(target_os = "linux")]
             Engine::Process(engine) => engine.run(request),
-            Engine::Unavailable(text) => failed_reply(
-                "SandboxError",
-                format!("the sandbox could not start: {text}"),
-            ),
+            Engine::Unavailable(text) => start_failure(text),
         }
     }
 

@@ -16,10 +16,12 @@ use std::process::{Child, Command, Stdio};
 use std::sync::{Arc, Condvar, Mutex, Weak, mpsc};
 use std::time::{Duration, Instant};
 
-use super::limits::format_seconds;
+use nix::sys::signal::Signal;
+
+use super::limits::{memory_message, timeout_message};
 use super::protocol::{self, FromChild, FromZygote, PROTOCOL_VERSION, ToChild, ToZygote};
 use super::worker::{EXIT_OUT_OF_MEMORY, RECURSION_ENV, WORKER_ENV};
-use super::{Dispatcher, RunReply, RunRequest, SANDBOX_STACK_BYTES, failed_reply};
+use super::{Dispatcher, RunReply, RunRequest, SANDBOX_STACK_BYTES};
 use crate::execution::ExecutionResult;
 
 /// Idle, pre-warmed children kept ready for fresh runs.
@@ -355,20 +357,20 @@ struct SessionLines {
 
 /// Runs snippets in worker processes: each fresh run in a child of the zygote, or all runs of one
 /// session in a holder process.
-#[derive(Debug)]
 pub(crate) struct ProcessEngine {
     zygote: Arc<ZygoteHandle>,
     exe: PathBuf,
     recursion_limit: usize,
-    session: Option<Mutex<Option<SessionLinesBox>>>,
+    /// `Some` for a session engine: its processes, once started.
+    session: Option<Mutex<Option<SessionLines>>>,
 }
 
-/// `SessionLines` behind a Debug-able box.
-struct SessionLinesBox(SessionLines);
-
-impl std::fmt::Debug for SessionLinesBox {
+impl std::fmt::Debug for ProcessEngine {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        write!(f, "SessionLines(holder pid {})", self.0.holder.pid)
+        f.debug_struct("ProcessEngine")
+            .field("exe", &self.exe)
+            .field("session", &self.session.is_some())
+            .finish()
     }
 }
 
@@ -384,6 +386,13 @@ enum Drive {
     /// The line broke without a reply: the child died.
     Died(io::Error),
 }
+
+/// Appended to the error of a session run that was rolled back.
+const ROLLED_BACK: &str = " The session's variables were rolled back to their state before this run; \
+                           saved results, artifacts and tool calls made before the limit stand.";
+/// Appended instead when there was no standby to roll back to.
+const RESET_INSTEAD: &str = " The session could not be rolled back and was reset: the next run starts \
+                             on a fresh namespace; saved results and artifacts stand.";
 
 impl ProcessEngine {
     /// An engine for fresh runs, sharing `zygote` with the runtime's other engines.
@@ -417,142 +426,17 @@ impl ProcessEngine {
         let started = Instant::now();
         let zygote = match self.zygote.get(&self.exe, self.recursion_limit) {
             Ok(zygote) => zygote,
-            Err(text) => {
-                return failed_reply(
-                    "SandboxError",
-                    format!("the sandbox could not start: {text}"),
-                );
-            }
-        };
-        let mut reply = match &self.session {
-            None => self.run_fresh(&zygote, request),
-            Some(session) => self.run_session(&zygote, &mut lock(session), request),
-        };
-        if reply.result.duration_ms == 0.0 {
-            reply.result.duration_ms = started.elapsed().as_secs_f64() * 1000.0;
-        }
-        reply
-    }
-
-    fn run_fresh(&self, zygote: &Arc<Zygote>, request: RunRequest) -> RunReply {
-        let line = match zygote.take_fresh_child() {
-            Ok(line) => line,
-            Err(e) => {
-                return failed_reply(
-                    "SandboxError",
-                    format!("could not start a sandbox process: {e}"),
-                );
-            }
+            Err(text) => return super::start_failure(&text),
         };
         let mut dispatcher = Dispatcher::new(request.bridge.clone());
-        let timeout = request.spec.limits.timeout;
-        let drive = drive(&line, &request, &mut dispatcher, &mut |_, _| {});
-        zygote.refill_pool();
-        let result = match drive {
-            Drive::Done { result, .. } => *result,
-            Drive::Killed => ExecutionResult::failed("TimeoutError", timeout_message(timeout), 0.0),
-            Drive::Died(e) => died(zygote, &line, &request, e),
+        let mut result = match &self.session {
+            None => run_fresh(&zygote, &request, &mut dispatcher),
+            Some(session) => run_session(&zygote, &mut lock(session), &request, &mut dispatcher),
         };
-        RunReply {
-            result,
-            saved_artifacts: dispatcher.into_saved_artifacts(),
+        // Results the host made up (a kill, a crash) have no duration of the child's.
+        if result.duration_ms == 0.0 {
+            result.duration_ms = started.elapsed().as_secs_f64() * 1000.0;
         }
-    }
-
-    fn run_session(
-        &self,
-        zygote: &Arc<Zygote>,
-        slot: &mut Option<SessionLinesBox>,
-        request: RunRequest,
-    ) -> RunReply {
-        if slot
-            .as_ref()
-            .is_some_and(|lines| !Arc::ptr_eq(&lines.0.zygote, zygote))
-        {
-            // The zygote was restarted: the old session's processes are gone with it.
-            *slot = None;
-        }
-        if slot.is_none() {
-            match zygote.fork(true) {
-                Ok(holder) => {
-                    *slot = Some(SessionLinesBox(SessionLines {
-                        holder,
-                        standby: None,
-                        zygote: zygote.clone(),
-                    }))
-                }
-                Err(e) => {
-                    return failed_reply(
-                        "SandboxError",
-                        format!("could not start a session process: {e}"),
-                    );
-                }
-            }
-        }
-        let Some(SessionLinesBox(lines)) = slot.as_mut() else {
-            return failed_reply("SandboxError", "no session process".into());
-        };
-        let mut dispatcher = Dispatcher::new(request.bridge.clone());
-        let mut new_standby: Option<ChildLine> = None;
-        let drive = drive(&lines.holder, &request, &mut dispatcher, &mut |pid, fd| {
-            new_standby = Some(ChildLine {
-                pid,
-                stream: UnixStream::from(fd),
-            })
-        });
-        if let Some(standby) = new_standby {
-            lines.standby = Some(standby);
-        }
-        let timeout = request.spec.limits.timeout;
-        let rolled_back = " The session's variables were rolled back to their state before this run; \
-                           saved results, artifacts and tool calls made before the limit stand.";
-        let result = match drive {
-            Drive::Done {
-                result,
-                reset_requested,
-                limit_hit,
-            } => {
-                if reset_requested {
-                    *slot = None;
-                    *result
-                } else if limit_hit {
-                    let mut result = *result;
-                    let rolled = roll_back(slot);
-                    if let Some(error) = result.error.as_mut() {
-                        error
-                            .message
-                            .push_str(if rolled { rolled_back } else { RESET_INSTEAD });
-                    }
-                    result
-                } else {
-                    *result
-                }
-            }
-            Drive::Killed => {
-                let rolled = roll_back(slot);
-                ExecutionResult::failed(
-                    "TimeoutError",
-                    format!(
-                        "{}{}",
-                        timeout_message(timeout),
-                        if rolled { rolled_back } else { RESET_INSTEAD }
-                    ),
-                    0.0,
-                )
-            }
-            Drive::Died(e) => {
-                let mut result = died(zygote, &lines.holder, &request, e);
-                let rolled = roll_back(slot);
-                if let Some(error) = result.error.as_mut() {
-                    error.message.push_str(if rolled {
-                        " The session was rolled back to its state before this run."
-                    } else {
-                        RESET_INSTEAD
-                    });
-                }
-                result
-            }
-        };
         RunReply {
             result,
             saved_artifacts: dispatcher.into_saved_artifacts(),
@@ -560,12 +444,90 @@ impl ProcessEngine {
     }
 }
 
-const RESET_INSTEAD: &str = " The session could not be rolled back and was reset: the next run starts \
-                             on a fresh namespace; saved results and artifacts stand.";
+fn run_fresh(
+    zygote: &Arc<Zygote>,
+    request: &RunRequest,
+    dispatcher: &mut Dispatcher,
+) -> ExecutionResult {
+    let line = match zygote.take_fresh_child() {
+        Ok(line) => line,
+        Err(e) => return super::start_failure(&format!("no sandbox process: {e}")).result,
+    };
+    let outcome = drive(&line, request, dispatcher, &mut |_, _| {});
+    zygote.refill_pool();
+    match outcome {
+        Drive::Done { result, .. } => *result,
+        other => host_result(other, zygote, &line, request, false),
+    }
+}
+
+fn run_session(
+    zygote: &Arc<Zygote>,
+    slot: &mut Option<SessionLines>,
+    request: &RunRequest,
+    dispatcher: &mut Dispatcher,
+) -> ExecutionResult {
+    if slot
+        .as_ref()
+        .is_some_and(|lines| !Arc::ptr_eq(&lines.zygote, zygote))
+    {
+        // The zygote was restarted: the old session's processes are gone with it.
+        *slot = None;
+    }
+    let lines = match slot {
+        Some(lines) => lines,
+        None => match zygote.fork(true) {
+            Ok(holder) => slot.insert(SessionLines {
+                holder,
+                standby: None,
+                zygote: zygote.clone(),
+            }),
+            Err(e) => {
+                return super::start_failure(&format!("no session process: {e}")).result;
+            }
+        },
+    };
+    let mut standby = None;
+    let outcome = drive(&lines.holder, request, dispatcher, &mut |pid, fd| {
+        standby = Some(ChildLine {
+            pid,
+            stream: UnixStream::from(fd),
+        })
+    });
+    if standby.is_some() {
+        lines.standby = standby;
+    }
+    let mut result = match outcome {
+        Drive::Done {
+            result,
+            reset_requested,
+            limit_hit,
+        } => {
+            if reset_requested {
+                *slot = None;
+            }
+            if !limit_hit {
+                return *result;
+            }
+            *result
+        }
+        other => host_result(other, zygote, &lines.holder, request, true),
+    };
+    // A limit or a crash: back to the state before the run.
+    let note = if roll_back(slot) {
+        ROLLED_BACK
+    } else {
+        RESET_INSTEAD
+    };
+    if let Some(error) = result.error.as_mut() {
+        error.message.push_str(note);
+    }
+    result
+}
 
 /// Kills the session's holder and promotes its standby; `false` (and no session) if there is none.
-fn roll_back(slot: &mut Option<SessionLinesBox>) -> bool {
-    let Some(SessionLinesBox(lines)) = slot.take() else {
+fn roll_back(slot: &mut Option<SessionLines>) -> bool {
+    let Some(lines) = slot.take() else {
         return false;
     };
     kill(lines.holder.pid);
@@ -575,11 +537,11 @@ fn roll_back(slot: &mut Option<SessionLinesBox>) -> bool {
     if protocol::send(&standby.stream, &ToChild::Promote, None).is_err() {
         return false;
     }
-    *slot = Some(SessionLinesBox(SessionLines {
+    *slot = Some(SessionLines {
         holder: standby,
         standby: None,
         zygote: lines.zygote,
-    }));
+    });
     true
 }
 
@@ -590,69 +552,55 @@ fn kill(pid: i32) {
     }
 }
 
-fn timeout_message(timeout: Duration) -> String {
-    format!(
-        "execution timed out after {}s ([limits] timeout_seconds); make the snippet do less per run, \
-         or save partial results with save_result and continue in another run",
-        format_seconds(timeout.as_secs_f64())
-    )
-}
-
-/// The error for a child that hung up without a reply, from how it ended.
-fn died(zygote: &Zygote, line: &ChildLine, request: &RunRequest, e: io::Error) -> ExecutionResult {
-    let status = zygote.exit_status(line.pid, EXIT_STATUS_WAIT);
+/// The result the host reports for a run the child did not finish: killed at the deadline, or dead.
+/// `session`: the child was a session holder (its memory cap is the session's).
+fn host_result(
+    outcome: Drive,
+    zygote: &Zygote,
+    line: &ChildLine,
+    request: &RunRequest,
+    session: bool,
+) -> ExecutionResult {
+    let limits = &request.spec.limits;
     let stand = "host-side effects of this run (saved results, artifacts, tool calls) stand";
-    let (error_type, message) = match status {
-        Some(ExitStatus {
-            code: Some(EXIT_OUT_OF_MEMORY),
-            ..
-        }) => (
-            "MemoryError",
-            format!(
-                "the run used more than its memory limit of {} MiB ([limits] max_memory_mb) and its \
-                 sandbox process was stopped; work on smaller pieces (save_result them as you go) or \
-                 raise the limit; {stand}",
-                request.spec.limits.max_memory_mb
+    let (error_type, message) = match outcome {
+        Drive::Done { result, .. } => return *result,
+        Drive::Killed => ("TimeoutError", timeout_message(limits.timeout)),
+        Drive::Died(e) => match zygote.exit_status(line.pid, EXIT_STATUS_WAIT) {
+            Some(ExitStatus {
+                code: Some(EXIT_OUT_OF_MEMORY),
+                ..
+            }) => (
+                "MemoryError",
+                format!(
+                    "{}; the sandbox process was stopped there; {stand}",
+                    memory_message(limits.max_memory_mb, session)
+                ),
             ),
-        ),
-        Some(ExitStatus {
-            signal: Some(signal),
-            ..
-        }) => (
-            "SandboxCrashedError",
-            format!(
-                "the sandbox process was killed by signal {signal} ({}); the host is unaffected; {stand}",
-                signal_name(signal)
+            Some(ExitStatus {
+                signal: Some(signal),
+                ..
+            }) => (
+                "SandboxCrashedError",
+                format!(
+                    "the sandbox process was killed by signal {signal} ({}); the host is unaffected; {stand}",
+                    Signal::try_from(signal).map_or("unknown signal", Signal::as_str)
+                ),
             ),
-        ),
-        Some(ExitStatus { code, .. }) => (
-            "SandboxCrashedError",
-            format!(
-                "the sandbox process exited (status {}) without finishing the run; {stand}",
-                code.unwrap_or(-1)
+            Some(ExitStatus { code, .. }) => (
+                "SandboxCrashedError",
+                format!(
+                    "the sandbox process exited (status {}) without finishing the run; {stand}",
+                    code.unwrap_or(-1)
+                ),
             ),
-        ),
-        None => (
-            "SandboxCrashedError",
-            format!("the connection to the sandbox process broke ({e}); {stand}"),
-        ),
+            None => (
+                "SandboxCrashedError",
+                format!("the connection to the sandbox process broke ({e}); {stand}"),
+            ),
+        },
     };
     ExecutionResult::failed(error_type, message, 0.0)
-}
-
-fn signal_name(signal: i32) -> &'static str {
-    match signal {
-        libc::SIGABRT => "SIGABRT",
-        libc::SIGSEGV => "SIGSEGV",
-        libc::SIGBUS => "SIGBUS",
-        libc::SIGKILL => "SIGKILL",
-        libc::SIGILL => "SIGILL",
-        libc::SIGFPE => "SIGFPE",
-        libc::SIGTERM => "SIGTERM",
-        libc::SIGXCPU => "SIGXCPU",
-        libc::SIGXFSZ => "SIGXFSZ",
-        _ => "signal",
-    }
 }
 
 /// Sends the run to the child on `line` and serves its calls until it is done, dies, or outlives the

@@ -275,6 +275,30 @@ fn binding_names(
     vm.ctx.new_tuple(names).into()
 }
 
+/// Compiles `code` with the prelude's `compiler` (fresh: wrapped in `async def`; session: module code),
+/// which also rejects rebinding the `binding_names`.
+fn compile(
+    vm: &VirtualMachine,
+    sandbox: &SandboxVm,
+    compiler: &str,
+    code: &str,
+    filename: &str,
+    binding_names: PyObjectRef,
+) -> PyResult<rustpython_vm::PyRef<rustpython_vm::builtins::PyCode>> {
+    let compiled = vm.call_method(
+        sandbox.prelude.as_object(),
+        compiler,
+        (
+            vm.ctx.new_str(code),
+            vm.ctx.new_str(filename),
+            binding_names,
+        ),
+    )?;
+    compiled
+        .downcast::<rustpython_vm::builtins::PyCode>()
+        .map_err(|_| vm.new_runtime_error(format!("{compiler} did not return code")))
+}
+
 fn execute(
     vm: &VirtualMachine,
     sandbox: &SandboxVm,
@@ -283,18 +307,14 @@ fn execute(
     bindings: &Bindings,
 ) -> PyResult<PyObjectRef> {
     let names = binding_names(vm, inputs, bindings, false);
-    let compiled = vm.call_method(
-        sandbox.prelude.as_object(),
+    let code_obj = compile(
+        vm,
+        sandbox,
         "compile_snippet",
-        (
-            vm.ctx.new_str(code),
-            vm.ctx.new_str(SNIPPET_FILENAME),
-            names,
-        ),
+        code,
+        SNIPPET_FILENAME,
+        names,
     )?;
-    let code_obj = compiled
-        .downcast::<rustpython_vm::builtins::PyCode>()
-        .map_err(|_| vm.new_runtime_error("compile_snippet did not return code"))?;
     let globals = new_globals(vm, sandbox)?;
     bind(vm, sandbox, &globals, inputs, bindings, false)?;
     vm.run_code_obj(code_obj, Scope::with_builtins(None, globals.clone(), vm))?;
@@ -335,18 +355,14 @@ fn execute_in_session(
     bindings: &Bindings,
 ) -> PyResult<PyObjectRef> {
     let names = binding_names(vm, inputs, bindings, true);
-    let compiled = vm.call_method(
-        sandbox.prelude.as_object(),
+    let code_obj = compile(
+        vm,
+        sandbox,
         "compile_session_snippet",
-        (
-            vm.ctx.new_str(code),
-            vm.ctx.new_str(SESSION_FILENAME),
-            names,
-        ),
+        code,
+        SESSION_FILENAME,
+        names,
     )?;
-    let code_obj = compiled
-        .downcast::<rustpython_vm::builtins::PyCode>()
-        .map_err(|_| vm.new_runtime_error("compile_session_snippet did not return code"))?;
     // Inputs live for this run only: remember what they cover, restore it afterwards.
     let covered: Vec<(String, Option<PyObjectRef>)> = inputs
         .keys()

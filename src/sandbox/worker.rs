@@ -144,8 +144,10 @@ fn zygote_main() -> io::Result<()> {
         if ready < 0 {
             continue; // EINTR (SIGCHLD)
         }
-        drain(sig_read.as_raw_fd());
-        reap(&control)?;
+        if fds[1].revents != 0 {
+            drain(sig_read.as_raw_fd());
+            reap(&control)?;
+        }
         if fds[0].revents != 0 {
             match protocol::recv::<ToZygote>(&control) {
                 Ok((ToZygote::Fork { session }, Some(line))) => {
