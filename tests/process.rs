@@ -155,6 +155,7 @@ fn session_keeps_state_and_rolls_back_at_a_limit() {
         .unwrap());
     assert_eq!(kind, "TimeoutError");
     assert!(message.contains("rolled back"), "{message}");
+    assert!(!message.contains("partially updated"), "{message}");
     assert_eq!(ok(session.execute("return n", None).unwrap()), json!(1));
     assert_eq!(
         ok(session.execute("'h' in globals()", None).unwrap()),

@@ -1,4 +1,4 @@
-//! Time limits for in-process runs: a watchdog thread and a sticky interrupt.
+//! Time limits inside the VM: a watchdog thread and a sticky interrupt.
 //!
 //! RustPython checks for interrupts between bytecodes (its user-signal channel). The interrupt re-queues
 //! itself each time it fires, so a snippet that catches `BaseException` in a loop is interrupted again at
@@ -18,6 +18,7 @@ use rustpython_vm::signal::{UserSignal, UserSignalSender};
 #[derive(Debug)]
 pub(crate) struct RunFlags {
     timeout: Duration,
+    deadline: Instant,
     finished: AtomicBool,
     timed_out: AtomicBool,
     pub(crate) memory: Arc<super::memory::MemoryAccount>,
@@ -41,6 +42,7 @@ impl RunFlags {
         memory.begin_run(limit_bytes);
         Self {
             timeout,
+            deadline: Instant::now() + timeout,
             finished: AtomicBool::new(false),
             timed_out: AtomicBool::new(false),
             memory,
@@ -137,71 +139,144 @@ fn sticky_interrupt(tx: UserSignalSender, flags: Arc<RunFlags>) -> UserSignal {
     })
 }
 
-/// The watchdog of one run; dropping it stops the watchdog.
-pub(crate) struct Watchdog {
-    flags: Arc<RunFlags>,
-    wake: Arc<(Mutex<bool>, Condvar)>,
-    thread: Option<JoinHandle<()>>,
+/// What a thread's watchdog service shares with its thread.
+#[derive(Default)]
+struct Slot {
+    /// The run being watched, and the channel to interrupt its VM.
+    run: Option<(Arc<RunFlags>, UserSignalSender)>,
+    /// The thread is waiting without a timeout: a new run must wake it.
+    idle: bool,
+    stop: bool,
 }
 
-impl Watchdog {
-    /// Starts watching: past the deadline, the run is interrupted until it finishes.
-    pub(crate) fn start(flags: Arc<RunFlags>, tx: UserSignalSender) -> Self {
-        let wake = Arc::new((Mutex::new(false), Condvar::new()));
-        let thread = {
-            let flags = flags.clone();
-            let wake = wake.clone();
-            std::thread::Builder::new()
-                .name("toolplane-watchdog".into())
-                .spawn(move || watch(&flags, &wake, tx))
-                .ok()
-        };
-        Self {
-            flags,
-            wake,
-            thread,
+type Shared = Arc<(Mutex<Slot>, Condvar)>;
+
+/// One watchdog thread per VM thread, kept across runs: starting a thread per run cost more than the
+/// run itself (a session run is a fraction of a millisecond).
+struct Service {
+    shared: Shared,
+    thread: Option<JoinHandle<()>>,
+    /// The process that started the thread. After a fork the thread is gone; the copy is abandoned.
+    pid: u32,
+}
+
+thread_local! {
+    static SERVICE: std::cell::RefCell<Option<Service>> = const { std::cell::RefCell::new(None) };
+}
+
+fn service() -> Option<Shared> {
+    SERVICE.with(|cell| {
+        let mut cell = cell.borrow_mut();
+        if cell.as_ref().is_some_and(|s| s.pid != std::process::id()) {
+            // Forked from the process that owns the thread: neither touch nor drop its state.
+            std::mem::forget(cell.take());
+        }
+        if cell.is_none() {
+            let shared: Shared = Arc::default();
+            let thread = {
+                let shared = shared.clone();
+                std::thread::Builder::new()
+                    .name("toolplane-watchdog".into())
+                    .spawn(move || serve(&shared))
+                    .ok()?
+            };
+            *cell = Some(Service {
+                shared,
+                thread: Some(thread),
+                pid: std::process::id(),
+            });
+        }
+        cell.as_ref().map(|s| s.shared.clone())
+    })
+}
+
+impl Drop for Service {
+    fn drop(&mut self) {
+        let (lock, cvar) = &*self.shared;
+        lock.lock().unwrap_or_else(|e| e.into_inner()).stop = true;
+        cvar.notify_all();
+        if let Some(thread) = self.thread.take() {
+            let _ = thread.join();
+        }
+    }
+}
+
+/// Stops this thread's watchdog service, if it has one: a zygote must be single-threaded when it forks.
+pub(crate) fn stop_watchdog() {
+    if let Some(service) = SERVICE.with(|cell| cell.borrow_mut().take()) {
+        if service.pid == std::process::id() {
+            drop(service);
+        } else {
+            std::mem::forget(service);
         }
     }
 }
 
 /// How often the watchdog looks at the memory account before the deadline.
 const MEMORY_POLL: Duration = Duration::from_millis(10);
+/// How often it re-sends the interrupt past the limit, until the run is over.
+const INTERRUPT_RESEND: Duration = Duration::from_millis(5);
 
-fn watch(flags: &Arc<RunFlags>, wake: &(Mutex<bool>, Condvar), tx: UserSignalSender) {
-    let deadline = Instant::now() + flags.timeout;
-    let (lock, cvar) = wake;
-    let mut stopped = lock.lock().unwrap_or_else(|e| e.into_inner());
-    while !*stopped && !flags.memory_exceeded() {
-        let now = Instant::now();
-        if now >= deadline {
-            flags.timed_out.store(true, Ordering::SeqCst);
-            break;
+fn serve(shared: &Shared) {
+    let (lock, cvar) = &**shared;
+    let mut slot = lock.lock().unwrap_or_else(|e| e.into_inner());
+    loop {
+        if slot.stop {
+            return;
         }
-        stopped = cvar
-            .wait_timeout(stopped, (deadline - now).min(MEMORY_POLL))
+        let Some((flags, tx)) = slot.run.clone() else {
+            slot.idle = true;
+            slot = cvar.wait(slot).unwrap_or_else(|e| e.into_inner());
+            slot.idle = false;
+            continue;
+        };
+        let now = Instant::now();
+        if !flags.timed_out() && now >= flags.deadline {
+            flags.timed_out.store(true, Ordering::SeqCst);
+        }
+        let pause = if flags.timed_out() || flags.memory_exceeded() {
+            let _ = tx.send(sticky_interrupt(tx.clone(), flags.clone()));
+            INTERRUPT_RESEND
+        } else {
+            (flags.deadline - now).min(MEMORY_POLL)
+        };
+        slot = cvar
+            .wait_timeout(slot, pause)
             .unwrap_or_else(|e| e.into_inner())
             .0;
     }
-    if *stopped {
-        return;
-    }
-    while !*stopped {
-        let _ = tx.send(sticky_interrupt(tx.clone(), flags.clone()));
-        stopped = cvar
-            .wait_timeout(stopped, Duration::from_millis(5))
-            .unwrap_or_else(|e| e.into_inner())
-            .0;
+}
+
+/// The watchdog of one run; dropping it ends the watch (the service thread stays for the next run).
+pub(crate) struct Watchdog {
+    flags: Arc<RunFlags>,
+    shared: Option<Shared>,
+}
+
+impl Watchdog {
+    /// Starts watching: past the deadline (or over the memory budget), the run is interrupted at its
+    /// next instruction, again and again, until it finishes.
+    pub(crate) fn start(flags: Arc<RunFlags>, tx: UserSignalSender) -> Self {
+        let shared = service();
+        if let Some(shared) = &shared {
+            let (lock, cvar) = &**shared;
+            let mut slot = lock.lock().unwrap_or_else(|e| e.into_inner());
+            slot.run = Some((flags.clone(), tx));
+            if slot.idle {
+                cvar.notify_one();
+            }
+        }
+        Self { flags, shared }
     }
 }
 
 impl Drop for Watchdog {
     fn drop(&mut self) {
         self.flags.finish();
-        let (lock, cvar) = &*self.wake;
-        *lock.lock().unwrap_or_else(|e| e.into_inner()) = true;
-        cvar.notify_all();
-        if let Some(thread) = self.thread.take() {
-            let _ = thread.join();
+        if let Some(shared) = &self.shared {
+            let mut slot = shared.0.lock().unwrap_or_else(|e| e.into_inner());
+            slot.run = None;
+            // No wake-up: the thread sees the change at its next tick and goes idle.
         }
     }
 }

@@ -509,7 +509,14 @@ fn run_session(
             if !limit_hit {
                 return *result;
             }
-            *result
+            let mut result = *result;
+            if let Some(error) = result.error.as_mut()
+                && error.error_type == "TimeoutError"
+            {
+                // The VM's text says the state may be partial; here it is rolled back instead.
+                error.message = timeout_message(request.spec.limits.timeout);
+            }
+            result
         }
         other => host_result(other, zygote, &lines.holder, request, true),
     };

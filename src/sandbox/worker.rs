@@ -219,7 +219,9 @@ fn fork_child(
     sig_write: &OwnedFd,
 ) -> io::Result<()> {
     let _ = io::stdout().flush();
-    // SAFETY: the zygote is single-threaded here (its warm-up's watchdog thread was joined), so the
+    // The warm-up started a watchdog thread; the zygote forks single-threaded.
+    super::limits::stop_watchdog();
+    // SAFETY: the zygote is single-threaded here (its watchdog thread was just joined), so the
     // child inherits no lock held by another thread. The child never returns into this code: it ends
     // with _exit.
     match unsafe { libc::fork() } {
@@ -450,7 +452,9 @@ fn fork_standby(holder_line: &UnixStream) -> Fork {
     let Ok((ours, theirs)) = UnixStream::pair() else {
         return Fork::Holder(None);
     };
-    // SAFETY: this process is single-threaded between runs (the run's watchdog was joined).
+    // SAFETY: between runs the holder's only other thread is its watchdog, idle in a condvar wait and
+    // holding no lock; the standby abandons that thread's state (limits::service checks the pid) and
+    // never returns into the holder's frames.
     match unsafe { libc::fork() } {
         -1 => Fork::Holder(None),
         0 => {
