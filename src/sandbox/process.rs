@@ -86,7 +86,8 @@ struct ZygoteState {
 
 /// One running zygote and its pool of idle children.
 struct Zygote {
-    process: Mutex<Child>,
+    /// The zygote process (taken when it is stopped).
+    process: Mutex<Option<Child>>,
     /// Fork requests are sent under this lock, and their `Forked` answers come back in order.
     control: Mutex<(UnixStream, mpsc::Receiver<i32>)>,
     state: Mutex<ZygoteState>,
@@ -179,7 +180,7 @@ impl Zygote {
         let reader = host_end.try_clone().map_err(|e| e.to_string())?;
         let (forked_tx, forked_rx) = mpsc::channel();
         let zygote = Arc::new(Self {
-            process: Mutex::new(process),
+            process: Mutex::new(Some(process)),
             control: Mutex::new((host_end, forked_rx)),
             state: Mutex::new(ZygoteState::default()),
             exited: Condvar::new(),
@@ -264,9 +265,15 @@ impl Zygote {
 
 impl Drop for Zygote {
     fn drop(&mut self) {
-        let mut process = lock(&self.process);
+        let Some(mut process) = lock(&self.process).take() else {
+            return;
+        };
         let _ = process.kill();
-        let _ = process.wait();
+        // Reaping waits for the zygote's exit teardown (about a millisecond): do it off the caller's
+        // path. If the host exits first, init reaps it.
+        let _ = std::thread::Builder::new()
+            .name("toolplane-reaper".into())
+            .spawn(move || process.wait());
     }
 }
 

@@ -106,9 +106,12 @@ fn zygote_main() -> io::Result<()> {
         .and_then(|v| v.parse().ok())
         .unwrap_or(1000);
     let sandbox = interpreter::build(recursion).map_err(io::Error::other)?;
-    // Imports and the warm-up happen in idle time, after the hello: a fork request that arrives first
-    // (the CLI's first run) is served by a child of the plain, equally fresh, interpreter.
+    // Imports and the warm-up happen in idle time, once a second child is wanted or the first has
+    // ended: the first fork request (a CLI's only run) is served at once by a child of the plain,
+    // equally fresh, interpreter, without the warm-up competing with it for the CPU.
     let mut warm_steps = PRE_IMPORTS.len() + 1;
+    let mut forks = 0usize;
+    let mut reaped = false;
     // SAFETY: plain prctl; makes orphaned standbys of dead session holders our children to reap.
     unsafe { libc::prctl(libc::PR_SET_CHILD_SUBREAPER, 1, 0, 0, 0) };
     let (sig_read, sig_write) = nix::unistd::pipe().map_err(io::Error::from)?;
@@ -138,7 +141,8 @@ fn zygote_main() -> io::Result<()> {
                 revents: 0,
             },
         ];
-        let wait_ms = if warm_steps > 0 { 0 } else { 1000 };
+        let warming = warm_steps > 0 && (forks > 1 || reaped);
+        let wait_ms = if warming { 0 } else { 1000 };
         // SAFETY: fds is a valid array of two pollfd.
         let ready = unsafe { libc::poll(fds.as_mut_ptr(), 2, wait_ms) };
         if ready < 0 {
@@ -146,18 +150,24 @@ fn zygote_main() -> io::Result<()> {
         }
         if fds[1].revents != 0 {
             drain(sig_read.as_raw_fd());
-            reap(&control)?;
+            reaped |= reap(&control)?;
         }
         if fds[0].revents != 0 {
             match protocol::recv::<ToZygote>(&control) {
                 Ok((ToZygote::Fork { session }, Some(line))) => {
-                    fork_child(&sandbox, &control, line, session, &sig_read, &sig_write)?;
+                    // Children of a warmed zygote pre-warm while idle; a cold zygote's would pay its
+                    // whole warm-up (imports included) and make a waiting run wait for it.
+                    let prewarm = warm_steps == 0;
+                    fork_child(
+                        &sandbox, &control, line, session, prewarm, &sig_read, &sig_write,
+                    )?;
+                    forks += 1;
                 }
                 Ok((ToZygote::Fork { .. }, None)) => {}
                 // The host is gone: so are we. Children end when their own sockets close.
                 Err(_) => return Ok(()),
             }
-        } else if warm_steps > 0 {
+        } else if warming {
             let step = PRE_IMPORTS.len() + 1 - warm_steps;
             warm_steps -= 1;
             match PRE_IMPORTS.get(step) {
@@ -192,15 +202,17 @@ fn drain(fd: RawFd) {
     while unsafe { libc::read(fd, buf.as_mut_ptr().cast(), buf.len()) } > 0 {}
 }
 
-/// Reaps every ended process of the tree and tells the host how each ended.
-fn reap(control: &UnixStream) -> io::Result<()> {
+/// Reaps every ended process of the tree and tells the host how each ended; whether there was any.
+fn reap(control: &UnixStream) -> io::Result<bool> {
+    let mut any = false;
     loop {
         let mut status = 0;
         // SAFETY: waitpid with a valid status pointer.
         let pid = unsafe { libc::waitpid(-1, &mut status, libc::WNOHANG) };
         if pid <= 0 {
-            return Ok(());
+            return Ok(any);
         }
+        any = true;
         let (code, signal) = if libc::WIFSIGNALED(status) {
             (None, Some(libc::WTERMSIG(status)))
         } else {
@@ -215,6 +227,7 @@ fn fork_child(
     control: &UnixStream,
     line: OwnedFd,
     session: bool,
+    prewarm: bool,
     sig_read: &OwnedFd,
     sig_write: &OwnedFd,
 ) -> io::Result<()> {
@@ -233,7 +246,7 @@ fn fork_child(
                 sig_write.as_raw_fd(),
             ];
             let outcome = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
-                child_main(sandbox, line, session, &keep_closed)
+                child_main(sandbox, line, session, prewarm, &keep_closed)
             }));
             // SAFETY: a child ends here, without unwinding into the zygote's frames.
             unsafe { libc::_exit(if outcome.is_ok() { 0 } else { 101 }) }
@@ -287,7 +300,13 @@ fn address_space_bytes() -> u64 {
 
 /// The first thing a child does: forget the zygote's descriptors and signal handlers, reseed, and
 /// tighten its limits. Then serve.
-fn child_main(sandbox: &SandboxVm, line: OwnedFd, session: bool, zygote_fds: &[RawFd]) {
+fn child_main(
+    sandbox: &SandboxVm,
+    line: OwnedFd,
+    session: bool,
+    prewarm: bool,
+    zygote_fds: &[RawFd],
+) {
     // SAFETY: signal dispositions of this single-threaded child.
     unsafe {
         libc::signal(libc::SIGCHLD, libc::SIG_DFL);
@@ -317,7 +336,7 @@ fn child_main(sandbox: &SandboxVm, line: OwnedFd, session: bool, zygote_fds: &[R
         serve_session(sandbox, stream, base);
     } else {
         // Pre-warm only while idle: when the run is already waiting, warming would only delay it.
-        if !readable(&stream) {
+        if prewarm && !readable(&stream) {
             warm_up(sandbox);
         }
         serve_fresh(sandbox, stream, base);
