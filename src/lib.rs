@@ -34,6 +34,7 @@ pub mod capabilities;
 pub mod cli;
 pub mod config;
 pub mod execution;
+pub mod mcp;
 mod runtime;
 pub mod sandbox;
 pub mod stores;

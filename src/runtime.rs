@@ -113,6 +113,18 @@ impl Toolplane {
         effective_isolation(&self.config)
     }
 
+    /// Starts the sandbox machinery now (with process isolation, the zygote and its first worker), so
+    /// that the first run does not pay for it. A long-lived host (the MCP server) calls this at start;
+    /// an `Err` says why runs would fail.
+    ///
+    /// ```
+    /// let runtime = toolplane::Toolplane::new(Default::default());
+    /// runtime.prestart().unwrap(); // in-process: nothing to start
+    /// ```
+    pub fn prestart(&self) -> Result<(), String> {
+        self.engine.prestart()
+    }
+
     /// Sets the wall-clock limit of later runs (the CLI's `--timeout`).
     pub fn set_timeout(&mut self, seconds: f64) {
         self.config.limits.timeout_seconds = seconds;

@@ -48,6 +48,37 @@ enum Command {
         #[command(subcommand)]
         command: ConfigCommand,
     },
+    /// Serve toolplane to agents.
+    Serve {
+        #[command(subcommand)]
+        command: ServeCommand,
+    },
+}
+
+#[derive(Subcommand, Debug)]
+enum ServeCommand {
+    /// The code-mode MCP server: execute_code, search_capabilities, get_capability_schemas and the
+    /// toolplane:// resources. Stdio by default; on HTTP the stores and the session are off.
+    Mcp(ServeMcpArgs),
+}
+
+#[derive(clap::Args, Debug)]
+struct ServeMcpArgs {
+    /// The config file (default: ./toolplane.toml when present, else the defaults).
+    #[arg(long)]
+    config: Option<PathBuf>,
+    /// How clients connect.
+    #[arg(long, value_parser = ["stdio", "http"], default_value = "stdio")]
+    transport: String,
+    /// The address HTTP listens on.
+    #[arg(long, default_value = "127.0.0.1")]
+    host: std::net::IpAddr,
+    /// The port HTTP listens on (0: any free port; the policy line says which).
+    #[arg(long, default_value_t = crate::mcp::DEFAULT_HTTP_PORT)]
+    port: u16,
+    /// Where snippets run (overrides TOOLPLANE_ISOLATION and [toolplane] isolation; default: process).
+    #[arg(long, value_parser = ["process", "in-process"])]
+    isolation: Option<String>,
 }
 
 #[derive(Subcommand, Debug)]
@@ -122,6 +153,9 @@ pub fn main() -> ExitCode {
         Command::Config {
             command: ConfigCommand::Check { config },
         } => config_check(config.as_deref()),
+        Command::Serve {
+            command: ServeCommand::Mcp(args),
+        } => serve_mcp(args),
     };
     match outcome {
         Ok(code) => code,
@@ -250,6 +284,54 @@ fn run(args: RunArgs) -> Result<ExitCode, UsageError> {
         }
     }
     Ok(ExitCode::from(if failed { EXIT_SNIPPET_FAILED } else { 0 }))
+}
+
+fn serve_mcp(args: ServeMcpArgs) -> Result<ExitCode, UsageError> {
+    use crate::mcp::{McpServer, Transport, resolve_serve_config};
+    let (config, _) = load_config(args.config.as_deref())?;
+    let transport = match args.transport.as_str() {
+        "http" => Transport::Http,
+        _ => Transport::Stdio,
+    };
+    // Fail-closed before anything is built: a multi-client transport gets no stores and no session.
+    let mut config = resolve_serve_config(&config, transport);
+    config.toolplane.isolation = Some(cli_isolation(&config, args.isolation.as_deref())?);
+    let runtime = Toolplane::new(config);
+    // Start the zygote now so the first execute_code does not wait for it.
+    if let Err(why) = runtime.prestart() {
+        return Err(UsageError(format!("cannot start the sandbox: {why}")));
+    }
+    let server = McpServer::new(runtime, transport);
+    let tokio = tokio::runtime::Builder::new_multi_thread()
+        .enable_all()
+        .build()
+        .map_err(|e| UsageError(format!("cannot start the async runtime: {e}")))?;
+    let served = tokio.block_on(async {
+        match transport {
+            Transport::Stdio => {
+                eprintln!("{}", server.policy_line());
+                server.serve_stdio().await
+            }
+            Transport::Http => {
+                let listener = McpServer::bind_http((args.host, args.port).into())
+                    .await
+                    .map_err(|e| {
+                        std::io::Error::other(format!("cannot listen on {}:{}: {e}", args.host, args.port))
+                    })?;
+                let local = listener.local_addr()?;
+                eprintln!(
+                    "{} listen=http://{local}{}",
+                    server.policy_line(),
+                    crate::mcp::MCP_PATH
+                );
+                server.serve_http(listener).await
+            }
+        }
+    });
+    // Runs still in flight when the client left are bounded by their timeout; do not wait for more.
+    tokio.shutdown_timeout(std::time::Duration::from_secs(1));
+    served.map_err(|e| UsageError(e.to_string()))?;
+    Ok(ExitCode::SUCCESS)
 }
 
 fn init(path: &Path, force: bool) -> Result<ExitCode, UsageError> {

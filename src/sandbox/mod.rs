@@ -550,6 +550,17 @@ impl Engine {
         }
     }
 
+    /// Starts what the first run would otherwise wait for (the zygote of process isolation); an error
+    /// says why runs will fail.
+    pub(crate) fn prestart(&self) -> Result<(), String> {
+        match self {
+            Engine::InProcess(_) => Ok(()),
+            #[cfg(target_os = "linux")]
+            Engine::Process(engine) => engine.prestart(),
+            Engine::Unavailable(text) => Err(text.clone()),
+        }
+    }
+
     pub(crate) fn reset_session(&self) {
         match self {
             Engine::InProcess(engine) => engine.reset_session(),

@@ -429,6 +429,13 @@ impl ProcessEngine {
         }
     }
 
+    /// Starts the zygote now rather than on the first run.
+    pub(crate) fn prestart(&self) -> Result<(), String> {
+        self.zygote
+            .get(&self.exe, self.recursion_limit)
+            .map(|_| ())
+    }
+
     pub(crate) fn run(&self, request: RunRequest) -> RunReply {
         let started = Instant::now();
         let zygote = match self.zygote.get(&self.exe, self.recursion_limit) {

@@ -1,0 +1,502 @@
+//! `toolplane serve mcp`: the code-mode MCP server, built on [rmcp] (the official Rust MCP SDK).
+//!
+//! Three tools — `execute_code`, `search_capabilities`, `get_capability_schemas` — and the resources
+//! `toolplane://namespace`, `toolplane://results/{handle}` and `toolplane://artifacts/{handle}`. The
+//! server is a thin shell over a [`Toolplane`] runtime: the stores it serves are the runtime's.
+//!
+//! Transport policy (from the result-store design): stdio serves one client per process, so the stores
+//! and the session are on; every other transport is multi-client, so both stores and the session are
+//! turned off before the server is built (fail-closed), their templates are not advertised, and a
+//! snippet calling `save_result` gets "results store is disabled".
+//!
+//! ```no_run
+//! # async fn serve() -> std::io::Result<()> {
+//! use toolplane::mcp::{McpServer, Transport, resolve_serve_config};
+//! let config = resolve_serve_config(&toolplane::Config::default(), Transport::Stdio);
+//! let server = McpServer::new(toolplane::Toolplane::new(config), Transport::Stdio);
+//! eprintln!("{}", server.policy_line());
+//! server.serve_stdio().await
+//! # }
+//! ```
+
+mod http;
+mod text;
+
+use std::net::SocketAddr;
+use std::sync::Arc;
+
+use base64::Engine as _;
+use rmcp::model::{
+    CallToolRequestParams, CallToolResponse, CallToolResult, ContentBlock, Implementation,
+    JsonObject, ListResourceTemplatesResult, ListResourcesResult, ListToolsResult,
+    PaginatedRequestParams, ReadResourceRequestParams, ReadResourceResponse, ReadResourceResult,
+    Resource, ResourceContents, ResourceTemplate, ServerCapabilities, ServerConfig, Tool,
+};
+use rmcp::service::RequestContext;
+use rmcp::{ErrorData as McpError, RoleServer, ServerHandler, ServiceExt};
+use serde::Deserialize;
+use serde_json::{Map, Value, json};
+
+use crate::capabilities::schema_document;
+use crate::config::Config;
+use crate::{Session, Toolplane};
+
+pub use http::{DEFAULT_HTTP_PORT, MCP_PATH};
+use text::Live;
+
+/// URI of the namespace manifest.
+pub const NAMESPACE_URI: &str = "toolplane://namespace";
+/// URI prefix of saved results.
+pub const RESULTS_URI_PREFIX: &str = "toolplane://results/";
+/// URI prefix of saved artifacts.
+pub const ARTIFACTS_URI_PREFIX: &str = "toolplane://artifacts/";
+
+/// How clients reach the server.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Transport {
+    /// One client over stdin/stdout: stores and session on.
+    Stdio,
+    /// Streamable HTTP: many clients, so stores and session off.
+    Http,
+}
+
+impl Transport {
+    /// `stdio` or `http`.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Transport::Stdio => "stdio",
+            Transport::Http => "http",
+        }
+    }
+
+    /// Whether one process serves one client (only then may the stores and a session be shared).
+    pub fn is_single_client(self) -> bool {
+        self == Transport::Stdio
+    }
+}
+
+/// The config a server on `transport` must run with: on a multi-client transport the result store,
+/// the artifact store and the session are disabled (fail-closed: a handle is the sole key, so a shared
+/// store would let one client read another's data). The input is not modified.
+///
+/// ```
+/// use toolplane::mcp::{Transport, resolve_serve_config};
+/// let config = toolplane::Config::default();
+/// let http = resolve_serve_config(&config, Transport::Http);
+/// assert!(!http.results.enabled && !http.artifacts.enabled && !http.session.enabled);
+/// assert!(config.results.enabled);
+/// assert!(resolve_serve_config(&config, Transport::Stdio).session.enabled);
+/// ```
+pub fn resolve_serve_config(config: &Config, transport: Transport) -> Config {
+    let mut config = config.clone();
+    if !transport.is_single_client() {
+        config.results.enabled = false;
+        config.artifacts.enabled = false;
+        config.session.enabled = false;
+    }
+    config
+}
+
+/// The MCP server over one [`Toolplane`] runtime. Cheap to clone: clones share the runtime (the HTTP
+/// transport makes one per client connection).
+#[derive(Clone)]
+pub struct McpServer {
+    state: Arc<State>,
+}
+
+impl std::fmt::Debug for McpServer {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("McpServer")
+            .field("transport", &self.state.transport)
+            .field("session", &self.state.session.is_some())
+            .finish_non_exhaustive()
+    }
+}
+
+struct State {
+    runtime: Toolplane,
+    /// The shared session, when on; its lock serialises runs in arrival order (tokio's mutex is fair).
+    session: Option<Arc<tokio::sync::Mutex<Session>>>,
+    /// Bounds parallel fresh runs.
+    fresh_slots: tokio::sync::Semaphore,
+    transport: Transport,
+    live: Live,
+    tools: Vec<Tool>,
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct ExecuteCodeArgs {
+    code: String,
+    #[serde(default)]
+    inputs: Option<Map<String, Value>>,
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct SearchArgs {
+    #[serde(default)]
+    query: Option<String>,
+    #[serde(default)]
+    limit: Option<usize>,
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct SchemasArgs {
+    names: Vec<String>,
+}
+
+impl McpServer {
+    /// A server over `runtime`. The session is on when the runtime's `[session] enabled` is and the
+    /// transport is single-client. On a multi-client transport the runtime's stores are disabled here
+    /// too, whatever its config said, so an embedder cannot serve them over HTTP by mistake.
+    pub fn new(runtime: Toolplane, transport: Transport) -> Self {
+        if !transport.is_single_client() {
+            runtime
+                .results()
+                .disable(crate::stores::RESULTS_DISABLED);
+            runtime
+                .artifacts()
+                .disable(crate::stores::ARTIFACTS_DISABLED);
+        }
+        let session_on = runtime.config().session.enabled && transport.is_single_client();
+        let live = Live {
+            session: session_on,
+            results: runtime.results().is_enabled(),
+            artifacts: runtime.artifacts().is_enabled(),
+        };
+        let session = session_on.then(|| Arc::new(tokio::sync::Mutex::new(runtime.session())));
+        let workers = std::thread::available_parallelism().map_or(2, |n| n.get().max(2));
+        Self {
+            state: Arc::new(State {
+                tools: tools(live),
+                runtime,
+                session,
+                fresh_slots: tokio::sync::Semaphore::new(workers),
+                transport,
+                live,
+            }),
+        }
+    }
+
+    /// The runtime this server runs snippets in.
+    pub fn runtime(&self) -> &Toolplane {
+        &self.state.runtime
+    }
+
+    /// The one line `serve mcp` prints to stderr at start, e.g.
+    /// `Toolplane MCP policy: backend=rustpython isolation=process session=on results=on artifacts=on transport=stdio`.
+    pub fn policy_line(&self) -> String {
+        let on = |b: bool| if b { "on" } else { "off" };
+        let live = self.state.live;
+        format!(
+            "Toolplane MCP policy: backend={} isolation={} session={} results={} artifacts={} transport={}",
+            crate::execution::BACKEND_NAME,
+            self.state.runtime.isolation().as_str(),
+            on(live.session),
+            on(live.results),
+            on(live.artifacts),
+            self.state.transport.as_str(),
+        )
+    }
+
+    /// The `toolplane://namespace` manifest (markdown).
+    pub fn namespace_manifest(&self) -> String {
+        text::namespace_manifest(&self.state.runtime, self.state.live)
+    }
+
+    /// Removes the artifact directory now (the server is shutting down; runs still in flight get
+    /// "artifact store is disabled").
+    pub fn shutdown(&self) {
+        self.state.runtime.artifacts().close();
+    }
+
+    /// Serves one client over stdin/stdout until stdin closes or the process gets SIGTERM or SIGINT,
+    /// then removes the artifact directory.
+    pub async fn serve_stdio(self) -> std::io::Result<()> {
+        let running = self
+            .clone()
+            .serve(rmcp::transport::stdio())
+            .await
+            .map_err(|e| std::io::Error::other(format!("MCP initialisation failed: {e}")))?;
+        let outcome = tokio::select! {
+            quit = running.waiting() => quit.map(|_| ()).map_err(std::io::Error::other),
+            signal = shutdown_signal() => signal,
+        };
+        self.shutdown();
+        outcome
+    }
+
+    /// Serves streamable HTTP at `http://ADDR/mcp` on `listener` until SIGTERM or SIGINT.
+    pub async fn serve_http(self, listener: tokio::net::TcpListener) -> std::io::Result<()> {
+        let outcome = http::serve(self.clone(), listener, shutdown_signal()).await;
+        self.shutdown();
+        outcome
+    }
+
+    /// Binds `addr` for [`McpServer::serve_http`].
+    pub async fn bind_http(addr: SocketAddr) -> std::io::Result<tokio::net::TcpListener> {
+        tokio::net::TcpListener::bind(addr).await
+    }
+
+    async fn execute_code(&self, args: ExecuteCodeArgs) -> Result<CallToolResult, McpError> {
+        let state = self.state.clone();
+        let joined = match &self.state.session {
+            Some(session) => {
+                let session = session.clone().lock_owned().await;
+                tokio::task::spawn_blocking(move || session.execute(&args.code, args.inputs)).await
+            }
+            None => {
+                let _slot = self
+                    .state
+                    .fresh_slots
+                    .acquire()
+                    .await
+                    .map_err(|e| McpError::internal_error(e.to_string(), None))?;
+                tokio::task::spawn_blocking(move || state.runtime.execute(&args.code, args.inputs))
+                    .await
+            }
+        };
+        let outcome =
+            joined.map_err(|e| McpError::internal_error(format!("run failed: {e}"), None))?;
+        match outcome {
+            Ok(result) => {
+                let value = serde_json::to_value(&result)
+                    .map_err(|e| McpError::internal_error(e.to_string(), None))?;
+                Ok(CallToolResult::structured(value))
+            }
+            // The snippet never ran: the caller's inputs are wrong.
+            Err(error) => Ok(CallToolResult::error(vec![ContentBlock::text(
+                error.to_string(),
+            )])),
+        }
+    }
+
+    fn search(&self, args: SearchArgs) -> CallToolResult {
+        let text = text::search_text(
+            &self.state.runtime,
+            args.query.as_deref().unwrap_or(""),
+            args.limit,
+        );
+        CallToolResult::success(vec![ContentBlock::text(text)])
+    }
+
+    fn schemas(&self, args: SchemasArgs) -> CallToolResult {
+        let (found, missing) = self.state.runtime.bridge().registry().lookup(&args.names);
+        let mut documents: Vec<Value> = found
+            .iter()
+            .map(|c| schema_document(c, text::RESERVED))
+            .collect();
+        if !missing.is_empty() {
+            documents.push(json!({
+                "not_found": missing,
+                "hint": "Names must be canonical (as search_capabilities shows them in brackets) — search with \
+                         an empty query to list them all, or read the toolplane://namespace resource.",
+            }));
+        }
+        let text = serde_json::to_string_pretty(&documents).unwrap_or_default();
+        CallToolResult::success(vec![ContentBlock::text(text)])
+    }
+
+    fn read(&self, uri: &str) -> Result<ReadResourceResult, McpError> {
+        let runtime = &self.state.runtime;
+        let store_error = |e: crate::HostError| {
+            McpError::resource_not_found(e.message, Some(json!({ "uri": uri })))
+        };
+        let contents = if uri == NAMESPACE_URI {
+            ResourceContents::text(self.namespace_manifest(), uri).with_mime_type("text/markdown")
+        } else if let Some(handle) = uri.strip_prefix(RESULTS_URI_PREFIX) {
+            let payload = runtime.result_payload(handle).map_err(store_error)?;
+            ResourceContents::text(&*payload, uri).with_mime_type("application/json")
+        } else if let Some(handle) = uri.strip_prefix(ARTIFACTS_URI_PREFIX) {
+            let (_, bytes) = runtime.artifact(handle).map_err(store_error)?;
+            ResourceContents::blob(base64::engine::general_purpose::STANDARD.encode(bytes), uri)
+                .with_mime_type("application/octet-stream")
+        } else {
+            return Err(McpError::resource_not_found(
+                format!(
+                    "unknown resource {uri}: this server serves {NAMESPACE_URI}{}{}",
+                    if self.state.live.results {
+                        ", toolplane://results/{handle}"
+                    } else {
+                        ""
+                    },
+                    if self.state.live.artifacts {
+                        ", toolplane://artifacts/{handle}"
+                    } else {
+                        ""
+                    },
+                ),
+                None,
+            ));
+        };
+        Ok(ReadResourceResult::new(vec![contents]))
+    }
+}
+
+fn parse_args<T: for<'de> Deserialize<'de>>(
+    tool: &str,
+    arguments: Option<JsonObject>,
+) -> Result<T, McpError> {
+    serde_json::from_value(Value::Object(arguments.unwrap_or_default()))
+        .map_err(|e| McpError::invalid_params(format!("{tool}: {e}"), None))
+}
+
+fn object_schema(schema: Value) -> Arc<JsonObject> {
+    Arc::new(schema.as_object().cloned().unwrap_or_default())
+}
+
+fn tools(live: Live) -> Vec<Tool> {
+    vec![
+        Tool::new(
+            "execute_code",
+            text::execute_code_description(live),
+            object_schema(json!({
+                "type": "object",
+                "properties": {
+                    "code": {"type": "string", "description": "The Python snippet. `await` every host function; `return` a JSON value."},
+                    "inputs": {"type": ["object", "null"], "description": "Globals for the snippet, as a JSON object.", "default": null},
+                },
+                "required": ["code"],
+            })),
+        ),
+        Tool::new(
+            "search_capabilities",
+            text::SEARCH_DESCRIPTION,
+            object_schema(json!({
+                "type": "object",
+                "properties": {
+                    "query": {"type": "string", "description": "Words to look for; empty lists everything.", "default": ""},
+                    "limit": {"type": ["integer", "null"], "minimum": 0, "description": "At most this many hits.", "default": null},
+                },
+            })),
+        ),
+        Tool::new(
+            "get_capability_schemas",
+            text::SCHEMAS_DESCRIPTION,
+            object_schema(json!({
+                "type": "object",
+                "properties": {
+                    "names": {"type": "array", "items": {"type": "string"}, "description": "Canonical capability names."},
+                },
+                "required": ["names"],
+            })),
+        ),
+    ]
+}
+
+impl ServerHandler for McpServer {
+    fn get_info(&self) -> ServerConfig {
+        ServerConfig::new(
+            ServerCapabilities::builder()
+                .enable_tools()
+                .enable_resources()
+                .build(),
+        )
+        .with_server_info(Implementation::new("Toolplane", env!("CARGO_PKG_VERSION")))
+        .with_instructions(text::instructions())
+    }
+
+    async fn list_tools(
+        &self,
+        _request: Option<PaginatedRequestParams>,
+        _context: RequestContext<RoleServer>,
+    ) -> Result<ListToolsResult, McpError> {
+        Ok(ListToolsResult::with_all_items(self.state.tools.clone()))
+    }
+
+    fn get_tool(&self, name: &str) -> Option<Tool> {
+        self.state.tools.iter().find(|t| t.name == name).cloned()
+    }
+
+    async fn call_tool(
+        &self,
+        request: CallToolRequestParams,
+        _context: RequestContext<RoleServer>,
+    ) -> Result<CallToolResponse, McpError> {
+        let result = match &*request.name {
+            "execute_code" => {
+                self.execute_code(parse_args("execute_code", request.arguments)?)
+                    .await?
+            }
+            "search_capabilities" => {
+                self.search(parse_args("search_capabilities", request.arguments)?)
+            }
+            "get_capability_schemas" => {
+                self.schemas(parse_args("get_capability_schemas", request.arguments)?)
+            }
+            other => {
+                return Err(McpError::invalid_params(
+                    format!(
+                        "unknown tool {other:?}: the tools are execute_code, search_capabilities and \
+                         get_capability_schemas"
+                    ),
+                    None,
+                ));
+            }
+        };
+        Ok(result.into())
+    }
+
+    async fn list_resources(
+        &self,
+        _request: Option<PaginatedRequestParams>,
+        _context: RequestContext<RoleServer>,
+    ) -> Result<ListResourcesResult, McpError> {
+        Ok(ListResourcesResult::with_all_items(vec![
+            Resource::new(NAMESPACE_URI, "namespace")
+                .with_title("Toolplane snippet namespace")
+                .with_description(
+                    "Everything a snippet can call: capabilities with call shapes, call_tool, the stores, \
+                     the session.",
+                )
+                .with_mime_type("text/markdown"),
+        ]))
+    }
+
+    async fn list_resource_templates(
+        &self,
+        _request: Option<PaginatedRequestParams>,
+        _context: RequestContext<RoleServer>,
+    ) -> Result<ListResourceTemplatesResult, McpError> {
+        let mut templates = Vec::new();
+        if self.state.live.results {
+            templates.push(
+                ResourceTemplate::new("toolplane://results/{handle}", "result")
+                    .with_description(
+                        "A value saved with save_result, as its stored canonical JSON.",
+                    )
+                    .with_mime_type("application/json"),
+            );
+        }
+        if self.state.live.artifacts {
+            templates.push(
+                ResourceTemplate::new("toolplane://artifacts/{handle}", "artifact")
+                    .with_description("Bytes saved with save_artifact.")
+                    .with_mime_type("application/octet-stream"),
+            );
+        }
+        Ok(ListResourceTemplatesResult::with_all_items(templates))
+    }
+
+    async fn read_resource(
+        &self,
+        request: ReadResourceRequestParams,
+        _context: RequestContext<RoleServer>,
+    ) -> Result<ReadResourceResponse, McpError> {
+        self.read(&request.uri).map(Into::into)
+    }
+}
+
+/// Resolves on SIGTERM or SIGINT.
+async fn shutdown_signal() -> std::io::Result<()> {
+    use tokio::signal::unix::{SignalKind, signal};
+    let mut term = signal(SignalKind::terminate())?;
+    let mut interrupt = signal(SignalKind::interrupt())?;
+    tokio::select! {
+        _ = term.recv() => {},
+        _ = interrupt.recv() => {},
+    }
+    Ok(())
+}
