@@ -1,5 +1,5 @@
 //! toolplane's benchmark: `cargo perf [SECTION…]` (see README). Prints medians (and p90/p99 where a
-//! tail matters) in milliseconds. Sections: `startup`, `fresh`, `session`, `store`, `soak`; all by default.
+//! tail matters) in milliseconds. Sections: `startup`, `fresh`, `session`, `store`, `soak`, `mcp`; all by default.
 //!
 //! With `TOOLPLANE_REFERENCE` (the Python original's `toolplane` executable) and
 //! `TOOLPLANE_REFERENCE_PYTHON` (its venv's python), the same figures are taken for the reference in the
@@ -260,6 +260,84 @@ fn soak() {
     }
 }
 
+/// Client-side round trips of `execute_code` over stdio, measured with rmcp's client against a server
+/// process (ours, and the reference's `toolplane serve mcp` when TOOLPLANE_REFERENCE is set).
+fn mcp(scratch: &Path) {
+    use rmcp::ServiceExt;
+    use rmcp::model::CallToolRequestParams;
+    use rmcp::transport::TokioChildProcess;
+
+    println!("\n## MCP over stdio: client-side round trip of execute_code(\"return 1\")");
+    let tokio = tokio::runtime::Builder::new_multi_thread()
+        .worker_threads(2)
+        .enable_all()
+        .build()
+        .unwrap();
+    let configs = [("fresh", "[session]\nenabled = false\n"), ("session", "")];
+    let time_server = |exe: &Path, extra: &[&str], session_toml: &str, n: usize| -> Stats {
+        let dir = scratch.join(format!("mcp-{}", session_toml.len()));
+        std::fs::create_dir_all(&dir).unwrap();
+        std::fs::write(
+            dir.join("toolplane.toml"),
+            format!("[toolplane]\ndefault_backend = \"monty\"\n\n{session_toml}"),
+        )
+        .unwrap();
+        let mut command = tokio::process::Command::new(exe);
+        command.args(["serve", "mcp"]).args(extra).current_dir(&dir);
+        tokio.block_on(async {
+            let (transport, _) = TokioChildProcess::builder(command)
+                .stderr(std::process::Stdio::null())
+                .spawn()
+                .expect("spawn the MCP server");
+            let client = ().serve(transport).await.expect("initialize");
+            let request = || {
+                CallToolRequestParams::new("execute_code").with_arguments(
+                    serde_json::json!({"code": "return 1"})
+                        .as_object()
+                        .cloned()
+                        .unwrap(),
+                )
+            };
+            let mut samples = Vec::with_capacity(n);
+            for i in 0..n + 5 {
+                let t0 = Instant::now();
+                let result = client.call_tool(request()).await.expect("tools/call");
+                let elapsed = t0.elapsed().as_secs_f64() * 1000.0;
+                assert_ne!(result.is_error, Some(true), "{result:?}");
+                // The first few warm the server up.
+                if i >= 5 {
+                    samples.push(elapsed);
+                }
+            }
+            let _ = client.cancel().await;
+            Stats::new(samples)
+        })
+    };
+    let ours = PathBuf::from(env!("CARGO_BIN_EXE_toolplane"));
+    let reference = std::env::var_os("TOOLPLANE_REFERENCE").map(PathBuf::from);
+    for (mode, toml) in configs {
+        let process = time_server(&ours, &[], toml, 300);
+        report(
+            &format!("toolplane (Rust), process isolation, {mode}"),
+            &process,
+        );
+        let inproc = time_server(&ours, &["--isolation", "in-process"], toml, 300);
+        report(&format!("toolplane (Rust), in-process, {mode}"), &inproc);
+        if let Some(reference) = &reference {
+            let stats = time_server(reference, &[], toml, 100);
+            report(
+                &format!("toolplane 0.5.2 (Python reference), {mode}"),
+                &stats,
+            );
+            println!(
+                "{mode}: ours / reference = 1/{:.1} (process), 1/{:.1} (in-process)",
+                stats.pct(0.5) / process.pct(0.5),
+                stats.pct(0.5) / inproc.pct(0.5)
+            );
+        }
+    }
+}
+
 fn reference_figures() {
     let Some(python) = std::env::var_os("TOOLPLANE_REFERENCE_PYTHON") else {
         println!(
@@ -302,6 +380,9 @@ fn main() {
     }
     if wants("soak") {
         soak();
+    }
+    if wants("mcp") {
+        mcp(scratch.path());
     }
     if wants("reference") || sections.is_empty() {
         reference_figures();

@@ -16,9 +16,9 @@ const STOPWORDS: &[&str] = &[
     "a", "an", "the", "is", "are", "am", "be", "been", "was", "were", "do", "does", "did", "done",
     "of", "in", "on", "at", "to", "for", "and", "or", "but", "not", "no", "it", "its", "this",
     "that", "these", "those", "with", "from", "by", "as", "about", "into", "onto", "over", "under",
-    "what", "which", "who", "whom", "whose", "how", "when", "where", "why", "i", "you", "he", "she",
-    "we", "they", "them", "me", "my", "your", "our", "their", "can", "could", "should", "would",
-    "will", "shall", "may", "might", "must",
+    "what", "which", "who", "whom", "whose", "how", "when", "where", "why", "i", "you", "he",
+    "she", "we", "they", "them", "me", "my", "your", "our", "their", "can", "could", "should",
+    "would", "will", "shall", "may", "might", "must",
 ];
 
 fn tokenize(text: &str) -> Vec<String> {
@@ -138,7 +138,10 @@ fn schema_type(schema: &Value) -> String {
     };
     match object.get("type") {
         Some(Value::String(t)) if t == "array" => {
-            format!("{}[]", schema_type(object.get("items").unwrap_or(&Value::Null)))
+            format!(
+                "{}[]",
+                schema_type(object.get("items").unwrap_or(&Value::Null))
+            )
         }
         Some(Value::String(t)) => t.clone(),
         Some(Value::Array(types)) => {
@@ -282,9 +285,7 @@ mod tests {
     #[test]
     fn ranks_by_score_then_name_and_hides_hidden() {
         let registry = Registry::new();
-        registry
-            .register(cap("b/orders", "orders orders"))
-            .unwrap();
+        registry.register(cap("b/orders", "orders orders")).unwrap();
         registry.register(cap("a/orders", "orders")).unwrap();
         registry.register(cap("c/other", "other")).unwrap();
         registry
@@ -303,11 +304,20 @@ mod tests {
 
     #[test]
     fn schema_types_read_like_python_hints() {
-        assert_eq!(schema_type(&json!({"type": "array", "items": {"type": "string"}})), "string[]");
-        assert_eq!(schema_type(&json!({"anyOf": [{"type": "integer"}, {"type": "null"}]})), "integer?");
+        assert_eq!(
+            schema_type(&json!({"type": "array", "items": {"type": "string"}})),
+            "string[]"
+        );
+        assert_eq!(
+            schema_type(&json!({"anyOf": [{"type": "integer"}, {"type": "null"}]})),
+            "integer?"
+        );
         assert_eq!(schema_type(&json!({"properties": {}})), "object");
         assert_eq!(schema_type(&json!({})), "any");
-        assert_eq!(schema_type(&json!({"type": ["string", "integer"]})), "string | integer");
+        assert_eq!(
+            schema_type(&json!({"type": ["string", "integer"]})),
+            "string | integer"
+        );
     }
 
     #[test]
@@ -320,7 +330,10 @@ mod tests {
             "await call_tool(\"x/reset_session\", {})"
         );
         let no_schema = Capability::new("x/y", Ok).schema(json!({"type": "object"}));
-        assert_eq!(call_shape(&no_schema, &[]), "await call_tool(\"x/y\", {...})");
+        assert_eq!(
+            call_shape(&no_schema, &[]),
+            "await call_tool(\"x/y\", {...})"
+        );
         let registry = Registry::new();
         let save = registry.get(crate::capabilities::RESULTS_SAVE).unwrap();
         assert_eq!(

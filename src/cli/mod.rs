@@ -316,7 +316,10 @@ fn serve_mcp(args: ServeMcpArgs) -> Result<ExitCode, UsageError> {
                 let listener = McpServer::bind_http((args.host, args.port).into())
                     .await
                     .map_err(|e| {
-                        std::io::Error::other(format!("cannot listen on {}:{}: {e}", args.host, args.port))
+                        std::io::Error::other(format!(
+                            "cannot listen on {}:{}: {e}",
+                            args.host, args.port
+                        ))
                     })?;
                 let local = listener.local_addr()?;
                 eprintln!(

@@ -153,9 +153,7 @@ impl McpServer {
     /// too, whatever its config said, so an embedder cannot serve them over HTTP by mistake.
     pub fn new(runtime: Toolplane, transport: Transport) -> Self {
         if !transport.is_single_client() {
-            runtime
-                .results()
-                .disable(crate::stores::RESULTS_DISABLED);
+            runtime.results().disable(crate::stores::RESULTS_DISABLED);
             runtime
                 .artifacts()
                 .disable(crate::stores::ARTIFACTS_DISABLED);

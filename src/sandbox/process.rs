@@ -431,9 +431,7 @@ impl ProcessEngine {
 
     /// Starts the zygote now rather than on the first run.
     pub(crate) fn prestart(&self) -> Result<(), String> {
-        self.zygote
-            .get(&self.exe, self.recursion_limit)
-            .map(|_| ())
+        self.zygote.get(&self.exe, self.recursion_limit).map(|_| ())
     }
 
     pub(crate) fn run(&self, request: RunRequest) -> RunReply {

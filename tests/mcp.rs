@@ -1,0 +1,548 @@
+//! `toolplane serve mcp` driven by rmcp's client: over stdio against the built binary, over streamable
+//! HTTP (fail-closed), and in memory against a library-built server with registered capabilities.
+
+use std::path::Path;
+use std::process::Stdio;
+
+use base64::Engine as _;
+use rmcp::ServiceExt;
+use rmcp::model::{
+    CallToolRequestParams, CallToolResult, ReadResourceRequestParams, ResourceContents,
+};
+use rmcp::service::{RoleClient, RunningService};
+use rmcp::transport::{StreamableHttpClientTransport, TokioChildProcess};
+use serde_json::{Value, json};
+use tokio::io::AsyncBufReadExt;
+use toolplane::mcp::{McpServer, Transport, resolve_serve_config};
+use toolplane::{Capability, Config, Registry, Toolplane};
+
+type Client = RunningService<RoleClient, ()>;
+
+fn binary() -> tokio::process::Command {
+    let mut command = tokio::process::Command::new(env!("CARGO_BIN_EXE_toolplane"));
+    command.stderr(Stdio::null());
+    command
+}
+
+async fn stdio_client(extra: &[&str], tmpdir: Option<&Path>) -> Client {
+    let mut command = binary();
+    command.args(["serve", "mcp"]).args(extra);
+    if let Some(dir) = tmpdir {
+        command.env("TMPDIR", dir);
+    }
+    let (transport, _) = TokioChildProcess::builder(command)
+        .stderr(Stdio::null())
+        .spawn()
+        .unwrap();
+    ().serve(transport).await.expect("initialize")
+}
+
+async fn call(client: &Client, tool: &str, arguments: Value) -> CallToolResult {
+    client
+        .call_tool(
+            CallToolRequestParams::new(tool.to_string())
+                .with_arguments(arguments.as_object().cloned().unwrap()),
+        )
+        .await
+        .expect("tools/call")
+}
+
+/// Runs a snippet; the ExecutionResult JSON (structured content, equal to the text content).
+async fn execute(client: &Client, code: &str, inputs: Value) -> Value {
+    let result = call(
+        client,
+        "execute_code",
+        json!({"code": code, "inputs": inputs}),
+    )
+    .await;
+    assert_eq!(result.is_error, Some(false), "{result:?}");
+    let structured = result
+        .structured_content
+        .clone()
+        .expect("structured content");
+    let text = result.content[0]
+        .as_text()
+        .expect("text content")
+        .text
+        .clone();
+    assert_eq!(serde_json::from_str::<Value>(&text).unwrap(), structured);
+    structured
+}
+
+fn text_of(result: &CallToolResult) -> String {
+    result.content[0].as_text().expect("text").text.clone()
+}
+
+async fn read(client: &Client, uri: &str) -> Result<ResourceContents, String> {
+    client
+        .read_resource(ReadResourceRequestParams::new(uri))
+        .await
+        .map(|r| r.contents[0].clone())
+        .map_err(|e| e.to_string())
+}
+
+async fn template_names(client: &Client) -> Vec<String> {
+    let mut names: Vec<String> = client
+        .list_all_resource_templates()
+        .await
+        .unwrap()
+        .into_iter()
+        .map(|t| t.uri_template)
+        .collect();
+    names.sort();
+    names
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn stdio_round_trip() {
+    let client = stdio_client(&[], None).await;
+    let info = client.peer_info().expect("server info");
+    assert_eq!(info.server_info.as_ref().unwrap().name, "Toolplane");
+    assert!(
+        info.instructions
+            .as_deref()
+            .unwrap()
+            .contains("search_capabilities")
+    );
+
+    let mut tools: Vec<String> = client
+        .list_all_tools()
+        .await
+        .unwrap()
+        .into_iter()
+        .map(|t| t.name.to_string())
+        .collect();
+    tools.sort();
+    assert_eq!(
+        tools,
+        [
+            "execute_code",
+            "get_capability_schemas",
+            "search_capabilities"
+        ]
+    );
+    let resources = client.list_all_resources().await.unwrap();
+    assert_eq!(resources.len(), 1);
+    assert_eq!(resources[0].uri, "toolplane://namespace");
+    assert_eq!(
+        template_names(&client).await,
+        [
+            "toolplane://artifacts/{handle}",
+            "toolplane://results/{handle}"
+        ]
+    );
+
+    let one = execute(&client, "return 1", Value::Null).await;
+    assert_eq!(one["value"], 1);
+    assert_eq!(one["backend"], "rustpython");
+    let printed = execute(&client, "print('hi')\nreturn x * 2", json!({"x": 21})).await;
+    assert_eq!(
+        (printed["stdout"].as_str(), printed["value"].as_i64()),
+        (Some("hi\n"), Some(42))
+    );
+    let failed = execute(&client, "raise ValueError('bad snippet')", Value::Null).await;
+    assert_eq!(failed["error"]["type"], "ValueError");
+    assert_eq!(failed["error"]["message"], "bad snippet");
+
+    // A handle saved in one call loads in the next; the session also keeps `h`.
+    let saved = execute(
+        &client,
+        "h = await save_result({'answer': 42}, label='a')\nreturn h",
+        Value::Null,
+    )
+    .await;
+    let handle = saved["value"].as_str().unwrap().to_string();
+    assert!(handle.starts_with("res_"), "{saved}");
+    let loaded = execute(
+        &client,
+        "return (await load_result(h2))['answer']",
+        json!({"h2": handle}),
+    )
+    .await;
+    assert_eq!(loaded["value"], 42);
+    assert_eq!(
+        execute(&client, "return h", Value::Null).await["value"],
+        handle.as_str()
+    );
+
+    match read(&client, &format!("toolplane://results/{handle}"))
+        .await
+        .unwrap()
+    {
+        ResourceContents::TextResourceContents {
+            text, mime_type, ..
+        } => {
+            assert_eq!(text, r#"{"answer": 42}"#);
+            assert_eq!(mime_type.as_deref(), Some("application/json"));
+        }
+        other => panic!("expected text, got {other:?}"),
+    }
+    let missing = read(&client, "toolplane://results/res_nope")
+        .await
+        .unwrap_err();
+    assert!(
+        missing.contains("unknown or expired result handle"),
+        "{missing}"
+    );
+    let missing = read(&client, "toolplane://artifacts/art_nope")
+        .await
+        .unwrap_err();
+    assert!(missing.contains("art_nope"), "{missing}");
+    let elsewhere = read(&client, "file:///etc/passwd").await.unwrap_err();
+    assert!(elsewhere.contains("unknown resource"), "{elsewhere}");
+
+    let art = execute(
+        &client,
+        "return await save_artifact(bytes(range(256)) * 3, filename='all.bin')",
+        Value::Null,
+    )
+    .await;
+    let uri = art["artifacts"][0]["uri"].as_str().unwrap().to_string();
+    assert_eq!(
+        uri,
+        format!("toolplane://artifacts/{}", art["value"].as_str().unwrap())
+    );
+    match read(&client, &uri).await.unwrap() {
+        ResourceContents::BlobResourceContents {
+            blob, mime_type, ..
+        } => {
+            let bytes = base64::engine::general_purpose::STANDARD
+                .decode(blob)
+                .unwrap();
+            assert_eq!(bytes, (0..=255u8).cycle().take(768).collect::<Vec<_>>());
+            assert_eq!(mime_type.as_deref(), Some("application/octet-stream"));
+        }
+        other => panic!("expected a blob, got {other:?}"),
+    }
+
+    match read(&client, "toolplane://namespace").await.unwrap() {
+        ResourceContents::TextResourceContents {
+            text, mime_type, ..
+        } => {
+            assert_eq!(mime_type.as_deref(), Some("text/markdown"));
+            for needle in [
+                "## Session",
+                "save_result(value",
+                "toolplane://results/<handle>",
+                "call_tool",
+            ] {
+                assert!(text.contains(needle), "{needle} missing from\n{text}");
+            }
+        }
+        other => panic!("expected text, got {other:?}"),
+    }
+    client.cancel().await.unwrap();
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn bad_calls_are_protocol_errors_and_collisions_tool_errors() {
+    let client = stdio_client(&["--isolation", "in-process"], None).await;
+    let unknown = client
+        .call_tool(CallToolRequestParams::new("nope"))
+        .await
+        .unwrap_err()
+        .to_string();
+    assert!(unknown.contains("unknown tool"), "{unknown}");
+    let no_code = client
+        .call_tool(CallToolRequestParams::new("execute_code"))
+        .await
+        .unwrap_err()
+        .to_string();
+    assert!(no_code.contains("code"), "{no_code}");
+    let collision = call(
+        &client,
+        "execute_code",
+        json!({"code": "return 1", "inputs": {"call_tool": 1}}),
+    )
+    .await;
+    assert_eq!(collision.is_error, Some(true));
+    assert!(
+        text_of(&collision).contains("NamespaceCollisionError"),
+        "{collision:?}"
+    );
+    client.cancel().await.unwrap();
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_disabled_store_has_no_template_and_says_so() {
+    let dir = tempfile::tempdir().unwrap();
+    let config = dir.path().join("toolplane.toml");
+    std::fs::write(
+        &config,
+        "[results]\nenabled = false\n\n[session]\nenabled = false\n",
+    )
+    .unwrap();
+    let client = stdio_client(&["--config", config.to_str().unwrap()], None).await;
+    assert_eq!(
+        template_names(&client).await,
+        ["toolplane://artifacts/{handle}"]
+    );
+    let refused = execute(
+        &client,
+        "try:\n    await save_result(1)\nexcept ValueError as e:\n    return str(e)",
+        Value::Null,
+    )
+    .await;
+    assert_eq!(refused["value"], "results store is disabled");
+    // Session off: nothing survives between runs.
+    execute(&client, "x = 1", Value::Null).await;
+    let gone = execute(&client, "return x", Value::Null).await;
+    assert_eq!(gone["error"]["type"], "NameError");
+    let result = read(&client, "toolplane://results/res_x")
+        .await
+        .unwrap_err();
+    assert!(result.contains("results store is disabled"), "{result}");
+    client.cancel().await.unwrap();
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn http_is_fail_closed_and_loopback() {
+    let mut server = binary()
+        .args(["serve", "mcp", "--transport", "http", "--port", "0"])
+        .stdin(Stdio::null())
+        .stderr(Stdio::piped())
+        .kill_on_drop(true)
+        .spawn()
+        .unwrap();
+    let mut stderr = tokio::io::BufReader::new(server.stderr.take().unwrap());
+    let mut policy = String::new();
+    stderr.read_line(&mut policy).await.unwrap();
+    assert!(
+        policy.starts_with("Toolplane MCP policy: backend=rustpython isolation=process session=off results=off artifacts=off transport=http listen=http://127.0.0.1:"),
+        "{policy}"
+    );
+    let url = policy.trim().rsplit_once("listen=").unwrap().1.to_string();
+    assert!(url.ends_with("/mcp"), "{url}");
+    let client = ().serve(StreamableHttpClientTransport::from_uri(url)).await.unwrap();
+    assert!(template_names(&client).await.is_empty());
+    let refused = execute(
+        &client,
+        "out = []\nfor f in (lambda: save_result(1), lambda: save_artifact(b'x')):\n    try:\n        await f()\n    except ValueError as e:\n        out.append(str(e))\nreturn out",
+        Value::Null,
+    )
+    .await;
+    assert_eq!(
+        refused["value"],
+        json!(["results store is disabled", "artifact store is disabled"])
+    );
+    match read(&client, "toolplane://namespace").await.unwrap() {
+        ResourceContents::TextResourceContents { text, .. } => {
+            assert!(!text.contains("## Session"), "{text}");
+            assert!(text.contains("results store is disabled"), "{text}");
+        }
+        other => panic!("expected text, got {other:?}"),
+    }
+    client.cancel().await.unwrap();
+    nix::sys::signal::kill(
+        nix::unistd::Pid::from_raw(server.id().unwrap() as i32),
+        nix::sys::signal::Signal::SIGTERM,
+    )
+    .unwrap();
+    let status = server.wait().await.unwrap();
+    assert!(status.success(), "{status}");
+}
+
+/// Shutdown (stdin EOF, or SIGTERM) removes the artifact directory.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn shutdown_removes_the_artifact_directory() {
+    for by_signal in [false, true] {
+        let tmp = tempfile::tempdir().unwrap();
+        let mut command = binary();
+        command.args(["serve", "mcp"]).env("TMPDIR", tmp.path());
+        let (transport, _) = TokioChildProcess::builder(command)
+            .stderr(Stdio::null())
+            .spawn()
+            .unwrap();
+        let pid = transport.id().unwrap();
+        let client = ().serve(transport).await.unwrap();
+        execute(
+            &client,
+            "return await save_artifact(b'secret', filename='s.txt')",
+            Value::Null,
+        )
+        .await;
+        let entries = || std::fs::read_dir(tmp.path()).unwrap().count();
+        assert_eq!(entries(), 1, "the artifact directory lives under TMPDIR");
+        if by_signal {
+            nix::sys::signal::kill(
+                nix::unistd::Pid::from_raw(pid as i32),
+                nix::sys::signal::Signal::SIGTERM,
+            )
+            .unwrap();
+        }
+        // Cancelling the client closes the server's stdin.
+        client.cancel().await.unwrap();
+        let deadline = std::time::Instant::now() + std::time::Duration::from_secs(20);
+        while entries() != 0 && std::time::Instant::now() < deadline {
+            tokio::time::sleep(std::time::Duration::from_millis(20)).await;
+        }
+        assert_eq!(
+            entries(),
+            0,
+            "artifact directory left behind (signal: {by_signal})"
+        );
+    }
+}
+
+// ---- In memory, against a library-built server ----------------------------------------------
+
+async fn in_memory(server: McpServer) -> Client {
+    let (server_io, client_io) = tokio::io::duplex(1 << 20);
+    tokio::spawn(async move {
+        if let Ok(running) = server.serve(server_io).await {
+            let _ = running.waiting().await;
+        }
+    });
+    ().serve(client_io).await.unwrap()
+}
+
+fn registry_with_tools() -> std::sync::Arc<Registry> {
+    let registry = Registry::new();
+    registry
+        .register(
+            Capability::new("math/add", |p| {
+                Ok(json!(p["x"].as_i64().unwrap_or(0) + p["y"].as_i64().unwrap_or(0)))
+            })
+            .alias("add")
+            .description("Add two numbers.")
+            .schema(json!({"type": "object", "properties": {"x": {"type": "integer"}, "y": {"type": "integer"}}, "required": ["x", "y"]})),
+        )
+        .unwrap();
+    registry
+        .register(
+            Capability::new("orders/list_open", |_| Ok(json!([1, 2])))
+                .description("List open order ids.")
+                .schema(json!({"type": "object", "properties": {"limit": {"type": ["integer", "null"]}}})),
+        )
+        .unwrap();
+    registry
+        .register(Capability::new("internal/secret", |_| Ok(json!("s"))).hidden(true))
+        .unwrap();
+    std::sync::Arc::new(registry)
+}
+
+fn library_server(transport: Transport) -> McpServer {
+    let config = resolve_serve_config(&Config::default(), transport);
+    McpServer::new(
+        Toolplane::with_registry(config, registry_with_tools()),
+        transport,
+    )
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn discovery_tools() {
+    let client = in_memory(library_server(Transport::Stdio)).await;
+    let all = text_of(&call(&client, "search_capabilities", json!({})).await);
+    assert!(
+        all.contains("- `await add(x=<integer>, y=<integer>)` — Add two numbers. [math/add]"),
+        "{all}"
+    );
+    assert!(
+        all.contains("`await orders_list_open(limit=<integer?>?)`"),
+        "{all}"
+    );
+    assert!(
+        !all.contains("internal/secret"),
+        "hidden capabilities are not listed: {all}"
+    );
+    assert!(
+        all.contains("always `await`"),
+        "the footer carries the rules: {all}"
+    );
+    let one = text_of(
+        &call(
+            &client,
+            "search_capabilities",
+            json!({"query": "order", "limit": 1}),
+        )
+        .await,
+    );
+    assert_eq!(
+        one.lines().filter(|l| l.starts_with("- ")).count(),
+        1,
+        "{one}"
+    );
+    assert!(one.contains("[orders/list_open]"), "{one}");
+    let miss = text_of(&call(&client, "search_capabilities", json!({"query": "weather"})).await);
+    assert!(
+        miss.starts_with("No capabilities matched the query. 2 capabilities are registered"),
+        "{miss}"
+    );
+
+    let schemas: Value = serde_json::from_str(&text_of(
+        &call(
+            &client,
+            "get_capability_schemas",
+            json!({"names": ["math/add", "internal/secret", "toolplane:artifacts/load", "nope/x"]}),
+        )
+        .await,
+    ))
+    .unwrap();
+    assert_eq!(schemas[0]["parameters"]["required"], json!(["x", "y"]));
+    assert_eq!(schemas[0]["call"], "await add(x=<integer>, y=<integer>)");
+    assert_eq!(schemas[1]["name"], "internal/secret");
+    assert_eq!(schemas[2]["name"], "toolplane:artifacts/load");
+    assert_eq!(schemas[3]["not_found"], json!(["nope/x"]));
+
+    // The call shape works as shown.
+    let sum = execute(&client, "return await add(x=2, y=3)", Value::Null).await;
+    assert_eq!(sum["value"], 5);
+    let manifest = match read(&client, "toolplane://namespace").await.unwrap() {
+        ResourceContents::TextResourceContents { text, .. } => text,
+        other => panic!("{other:?}"),
+    };
+    assert!(
+        manifest.contains("await add(x=<integer>, y=<integer>)"),
+        "{manifest}"
+    );
+    assert!(!manifest.contains("internal/secret"), "{manifest}");
+    client.cancel().await.unwrap();
+}
+
+/// Concurrent calls on one session are serialised: no run sees another half-way.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn session_runs_are_serialised() {
+    let client = std::sync::Arc::new(in_memory(library_server(Transport::Stdio)).await);
+    execute(&client, "log = []", Value::Null).await;
+    let runs = (0..6).map(|i| {
+        let client = client.clone();
+        tokio::spawn(async move {
+            execute(&client, "log.append(('start', i))\ns = sum(range(20000))\nlog.append(('end', i))\nreturn len(log)", json!({"i": i})).await
+        })
+    });
+    for run in runs {
+        assert_eq!(run.await.unwrap()["error"], Value::Null);
+    }
+    let log = execute(&client, "return log", Value::Null).await["value"].clone();
+    let log = log.as_array().unwrap();
+    assert_eq!(log.len(), 12);
+    for pair in log.chunks(2) {
+        assert_eq!(
+            (pair[0][0].as_str(), pair[1][0].as_str()),
+            (Some("start"), Some("end")),
+            "{log:?}"
+        );
+        assert_eq!(pair[0][1], pair[1][1], "runs interleaved: {log:?}");
+    }
+}
+
+/// An embedder serving HTTP cannot keep the stores on: `McpServer::new` disables them.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn library_http_server_disables_stores_itself() {
+    let runtime = Toolplane::new(Config::default());
+    let server = McpServer::new(runtime, Transport::Http);
+    assert!(
+        server
+            .policy_line()
+            .contains("session=off results=off artifacts=off transport=http")
+    );
+    let client = in_memory(server).await;
+    assert!(template_names(&client).await.is_empty());
+    let refused = execute(
+        &client,
+        "try:\n    await save_result(1)\nexcept ValueError as e:\n    return str(e)",
+        Value::Null,
+    )
+    .await;
+    assert_eq!(refused["value"], "results store is disabled");
+}
