@@ -116,7 +116,7 @@ impl std::fmt::Debug for McpServer {
 struct State {
     runtime: Toolplane,
     /// The shared session, when on; its lock serialises runs in arrival order (tokio's mutex is fair).
-    session: Option<Arc<tokio::sync::Mutex<Session>>>,
+    session: Option<tokio::sync::Mutex<Session>>,
     /// Bounds parallel fresh runs.
     fresh_slots: tokio::sync::Semaphore,
     transport: Transport,
@@ -164,7 +164,7 @@ impl McpServer {
             results: runtime.results().is_enabled(),
             artifacts: runtime.artifacts().is_enabled(),
         };
-        let session = session_on.then(|| Arc::new(tokio::sync::Mutex::new(runtime.session())));
+        let session = session_on.then(|| tokio::sync::Mutex::new(runtime.session()));
         let workers = std::thread::available_parallelism().map_or(2, |n| n.get().max(2));
         Self {
             state: Arc::new(State {
@@ -215,7 +215,7 @@ impl McpServer {
     pub async fn serve_stdio(self) -> std::io::Result<()> {
         let running = self
             .clone()
-            .serve(rmcp::transport::stdio())
+            .serve(rmcp::transport::io::stdio_pipes())
             .await
             .map_err(|e| std::io::Error::other(format!("MCP initialisation failed: {e}")))?;
         let outcome = tokio::select! {
@@ -239,11 +239,12 @@ impl McpServer {
     }
 
     async fn execute_code(&self, args: ExecuteCodeArgs) -> Result<CallToolResult, McpError> {
-        let state = self.state.clone();
-        let joined = match &self.state.session {
+        // The run blocks this worker thread (block_in_place moves the runtime's other tasks off it):
+        // no hand-off to a blocking-pool thread and back, which costs two thread wake-ups per run.
+        let outcome = match &self.state.session {
             Some(session) => {
-                let session = session.clone().lock_owned().await;
-                tokio::task::spawn_blocking(move || session.execute(&args.code, args.inputs)).await
+                let session = session.lock().await;
+                tokio::task::block_in_place(|| session.execute(&args.code, args.inputs))
             }
             None => {
                 let _slot = self
@@ -252,12 +253,9 @@ impl McpServer {
                     .acquire()
                     .await
                     .map_err(|e| McpError::internal_error(e.to_string(), None))?;
-                tokio::task::spawn_blocking(move || state.runtime.execute(&args.code, args.inputs))
-                    .await
+                tokio::task::block_in_place(|| self.state.runtime.execute(&args.code, args.inputs))
             }
         };
-        let outcome =
-            joined.map_err(|e| McpError::internal_error(format!("run failed: {e}"), None))?;
         match outcome {
             Ok(result) => {
                 let value = serde_json::to_value(&result)
