@@ -301,7 +301,7 @@ fn mcp(scratch: &Path) {
                 };
                 // Back to back, then paced like an agent (which thinks for seconds between calls; 20 ms
                 // is enough for the server's pool to refill off the measured path).
-                let mut timed = |gap: Duration, n: usize| {
+                let timed = |gap: Duration, n: usize| {
                     let client = &client;
                     async move {
                         let mut samples = Vec::with_capacity(n);
