@@ -1,5 +1,5 @@
 //! toolplane's benchmark: `cargo perf [SECTION…]` (see README). Prints medians (and p90/p99 where a
-//! tail matters) in milliseconds. Sections: `startup`, `fresh`, `session`, `store`, `soak`, `mcp`; all by default.
+//! tail matters) in milliseconds. Sections: `startup`, `fresh`, `session`, `tools`, `store`, `soak`, `mcp`; all by default.
 //!
 //! With `TOOLPLANE_REFERENCE` (the Python original's `toolplane` executable) and
 //! `TOOLPLANE_REFERENCE_PYTHON` (its venv's python), the same figures are taken for the reference in the
@@ -197,6 +197,36 @@ fn session() {
     }
 }
 
+/// Per-call overhead of a host tool: a snippet awaiting `echo(x=i)` 10,000 times, minus the same loop
+/// without the call, divided by 10,000.
+fn tools() {
+    const CALLS: usize = 10_000;
+    for (isolation, name) in isolations() {
+        println!("\n## host tool calls ({name})");
+        let mut config = Config::default();
+        config.toolplane.isolation = Some(isolation);
+        config.toolplane.worker_path = Some(env!("CARGO_BIN_EXE_toolplane").into());
+        let registry = std::sync::Arc::new(toolplane::Registry::new());
+        registry
+            .register(toolplane::Capability::new("bench/echo", Ok).alias("echo"))
+            .unwrap();
+        let runtime = Toolplane::with_registry(config, registry);
+        let with_calls =
+            format!("t = 0\nfor i in range({CALLS}):\n    t += (await echo(x=i))['x']\nreturn t");
+        let without =
+            format!("t = 0\nfor i in range({CALLS}):\n    t += {{'x': i}}['x']\nreturn t");
+        let expected = (CALLS * (CALLS - 1) / 2) as u64;
+        let calls = time_n(7, || assert_eq!(must_run(&runtime, &with_calls), expected));
+        let base = time_n(7, || assert_eq!(must_run(&runtime, &without), expected));
+        report(&format!("{CALLS} x await echo(x=i)"), &calls);
+        report(&format!("{CALLS} x the loop alone"), &base);
+        println!(
+            "per call: {:.2} µs",
+            (calls.pct(0.5) - base.pct(0.5)) * 1000.0 / CALLS as f64
+        );
+    }
+}
+
 fn store() {
     println!("\n## 8 MB JSON value: build, build + save_result, load_result (process)");
     let runtime = runtime(Isolation::Process);
@@ -389,6 +419,9 @@ fn main() {
     }
     if wants("session") {
         session();
+    }
+    if wants("tools") {
+        tools();
     }
     if wants("store") {
         store();

@@ -107,6 +107,26 @@ pub(crate) fn send<T: Serialize>(
 }
 
 /// Receives one frame, and the descriptor that came with it if any. End of stream is `UnexpectedEof`.
+/// Polls `stream` for up to `spin` until a frame is waiting, without sleeping. A host call's reply (and a
+/// snippet's next call) usually comes within microseconds, while a blocked reader's wake-up costs tens of
+/// microseconds in a VM; a caller then reads with [`recv`] whether or not this saw data.
+pub(crate) fn spin_until_readable(stream: &UnixStream, spin: std::time::Duration) {
+    let until = std::time::Instant::now() + spin;
+    let mut poll = libc::pollfd {
+        fd: stream.as_raw_fd(),
+        events: libc::POLLIN,
+        revents: 0,
+    };
+    loop {
+        // SAFETY: one valid pollfd, zero timeout.
+        let ready = unsafe { libc::poll(&mut poll, 1, 0) };
+        if ready != 0 || std::time::Instant::now() >= until {
+            return;
+        }
+        std::hint::spin_loop();
+    }
+}
+
 pub(crate) fn recv<T: DeserializeOwned>(stream: &UnixStream) -> io::Result<(T, Option<OwnedFd>)> {
     let mut header = [0u8; 4];
     let mut fd = None;

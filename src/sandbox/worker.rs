@@ -411,6 +411,7 @@ impl HostChannel for LineChannel {
             return reply;
         }
         loop {
+            protocol::spin_until_readable(&self.stream, CALL_SPIN);
             match protocol::recv::<ToChild>(&self.stream) {
                 Ok((ToChild::Reply { ticket: t, reply }, _)) if t == ticket => return reply,
                 Ok((ToChild::Reply { ticket: t, reply }, _)) => {
@@ -422,6 +423,9 @@ impl HostChannel for LineChannel {
         }
     }
 }
+
+/// How long a sandbox waits for a host call's reply before it sleeps (a plain tool answers in a few µs).
+const CALL_SPIN: std::time::Duration = std::time::Duration::from_micros(50);
 
 fn host_gone() -> HostError {
     HostError::runtime("the host closed the sandbox's connection")
