@@ -39,8 +39,12 @@ mod runtime;
 pub mod sandbox;
 pub mod stores;
 
-pub use capabilities::{Bridge, BuiltinBase, Capability, HostError, Registry, RegistryError};
+pub use capabilities::{
+    Bridge, BuiltinBase, Capability, HostError, Registry, RegistryError, ToolError, ToolFuture,
+};
 pub use config::{Config, ConfigError, Isolation};
 pub use execution::{ArtifactRef, ExecutionError, ExecutionResult};
-pub use runtime::{Error, RESERVED_NAMES, Session, Toolplane};
+pub use runtime::{Error, RESERVED_NAMES, Session, Toolplane, ToolplaneBuilder};
 pub use sandbox::{CountingAllocator, worker_main_if_requested};
+/// The `schemars` crate typed tools derive their parameter schemas with (`#[derive(toolplane::schemars::JsonSchema)]`).
+pub use schemars;

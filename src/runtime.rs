@@ -26,6 +26,13 @@ pub enum Error {
     /// Input names take names the runtime binds.
     #[error("NamespaceCollisionError: Input names collide with Toolplane namespace bindings: {0}")]
     NamespaceCollision(String),
+    /// A tool given to the builder could not be registered.
+    #[error(transparent)]
+    Registry(#[from] crate::RegistryError),
+    /// The run could not be handed to a blocking thread (`execute_async` outside a tokio runtime, or
+    /// the runtime shutting down).
+    #[error("the run could not start: {0}")]
+    Async(String),
 }
 
 /// A toolplane runtime: runs snippets in a sandbox whose only door is its bridge.
@@ -44,7 +51,7 @@ pub struct Toolplane {
     config: Config,
     bridge: Bridge,
     host: EngineHost,
-    engine: Engine,
+    engine: Arc<Engine>,
 }
 
 impl Toolplane {
@@ -68,8 +75,24 @@ impl Toolplane {
             bridge: Bridge::new(results, artifacts, registry),
             config,
             host,
-            engine,
+            engine: Arc::new(engine),
         }
+    }
+
+    /// A builder: config, isolation, tools, registry, then [`ToolplaneBuilder::build`].
+    ///
+    /// ```
+    /// use toolplane::{Capability, Isolation, Toolplane};
+    /// let runtime = Toolplane::builder()
+    ///     .isolation(Isolation::InProcess)
+    ///     .timeout(std::time::Duration::from_secs(5))
+    ///     .tool(Capability::new("math/double", |p| Ok(serde_json::json!(p["x"].as_i64().unwrap_or(0) * 2))).alias("double"))
+    ///     .build()
+    ///     .unwrap();
+    /// assert_eq!(runtime.execute("return await double(x=21)", None).unwrap().value, 42);
+    /// ```
+    pub fn builder() -> ToolplaneBuilder {
+        ToolplaneBuilder::default()
     }
 
     /// A runtime from a `toolplane.toml`.
@@ -147,6 +170,35 @@ impl Toolplane {
         )
     }
 
+    /// [`Toolplane::execute`] for async code: the run goes to tokio's blocking pool, so the executor's
+    /// threads are never blocked. Must be called inside a tokio runtime.
+    ///
+    /// ```
+    /// # #[tokio::main(flavor = "current_thread")]
+    /// # async fn main() {
+    /// let runtime = toolplane::Toolplane::new(Default::default());
+    /// let result = runtime.execute_async("return 6 * 7", None).await.unwrap();
+    /// assert_eq!(result.value, 42);
+    /// # }
+    /// ```
+    pub async fn execute_async(
+        &self,
+        code: &str,
+        inputs: Option<Map<String, Value>>,
+    ) -> Result<ExecutionResult, Error> {
+        let (engine, bridge, config) = (
+            self.engine.clone(),
+            self.bridge.clone(),
+            self.config.clone(),
+        );
+        let code = code.to_string();
+        tokio::task::spawn_blocking(move || {
+            execute_on(&engine, &bridge, &config, false, &code, inputs)
+        })
+        .await
+        .map_err(|e| Error::Async(e.to_string()))?
+    }
+
     /// A persistent session: one VM whose variables survive across its runs, sharing this runtime's
     /// stores. Sessions never share a VM with each other.
     ///
@@ -160,12 +212,12 @@ impl Toolplane {
         Session {
             bridge: self.bridge.clone(),
             config: self.config.clone(),
-            engine: self.host.engine(
+            engine: Arc::new(self.host.engine(
                 self.isolation(),
                 self.config.toolplane.worker_path.as_deref(),
                 self.config.limits.max_recursion_depth,
                 true,
-            ),
+            )),
         }
     }
 }
@@ -179,7 +231,7 @@ impl Toolplane {
 pub struct Session {
     bridge: Bridge,
     config: Config,
-    engine: Engine,
+    engine: Arc<Engine>,
 }
 
 impl Session {
@@ -192,19 +244,103 @@ impl Session {
         execute_on(&self.engine, &self.bridge, &self.config, true, code, inputs)
     }
 
+    /// [`Session::execute`] for async code (see [`Toolplane::execute_async`]). Runs of one session
+    /// still take turns.
+    pub async fn execute_async(
+        &self,
+        code: &str,
+        inputs: Option<Map<String, Value>>,
+    ) -> Result<ExecutionResult, Error> {
+        let (engine, bridge, config) = (
+            self.engine.clone(),
+            self.bridge.clone(),
+            self.config.clone(),
+        );
+        let code = code.to_string();
+        tokio::task::spawn_blocking(move || {
+            execute_on(&engine, &bridge, &config, true, &code, inputs)
+        })
+        .await
+        .map_err(|e| Error::Async(e.to_string()))?
+    }
+
     /// Clears the session's variables now; saved results and artifacts are unaffected.
     pub fn reset(&self) {
         self.engine.reset_session();
     }
 }
 
+/// Builds a [`Toolplane`]: see [`Toolplane::builder`].
+#[derive(Debug, Default)]
+pub struct ToolplaneBuilder {
+    config: Option<Config>,
+    isolation: Option<Isolation>,
+    timeout: Option<Duration>,
+    registry: Option<Arc<Registry>>,
+    tools: Vec<crate::Capability>,
+}
+
+impl ToolplaneBuilder {
+    /// The config (default: [`Config::default`]).
+    pub fn config(mut self, config: Config) -> Self {
+        self.config = Some(config);
+        self
+    }
+
+    /// The config from a `toolplane.toml`.
+    pub fn config_file(self, path: impl AsRef<Path>) -> Result<Self, Error> {
+        Ok(self.config(Config::load(path.as_ref())?))
+    }
+
+    /// Where snippets run (overrides the config's `[toolplane] isolation`).
+    pub fn isolation(mut self, isolation: Isolation) -> Self {
+        self.isolation = Some(isolation);
+        self
+    }
+
+    /// The wall-clock limit of each run (overrides `[limits] timeout_seconds`).
+    pub fn timeout(mut self, timeout: Duration) -> Self {
+        self.timeout = Some(timeout);
+        self
+    }
+
+    /// A registry to use (and share with other runtimes); tools given to [`Self::tool`] are added to it.
+    pub fn registry(mut self, registry: Arc<Registry>) -> Self {
+        self.registry = Some(registry);
+        self
+    }
+
+    /// A host capability for snippets to call.
+    pub fn tool(mut self, capability: crate::Capability) -> Self {
+        self.tools.push(capability);
+        self
+    }
+
+    /// The runtime. Errors: an invalid config, or a tool whose canonical name is taken.
+    pub fn build(self) -> Result<Toolplane, Error> {
+        let mut config = self.config.unwrap_or_default();
+        if let Some(isolation) = self.isolation {
+            config.toolplane.isolation = Some(isolation);
+        }
+        if let Some(timeout) = self.timeout {
+            config.limits.timeout_seconds = timeout.as_secs_f64();
+        }
+        config.validate()?;
+        let registry = self.registry.unwrap_or_default();
+        for tool in self.tools {
+            registry.register(tool)?;
+        }
+        Ok(Toolplane::with_registry(config, registry))
+    }
+}
+
 fn bindings(bridge: &Bridge, inputs: &Map<String, Value>) -> Result<Bindings, Error> {
-    let capabilities = bridge.registry().callable_namespace();
+    let capabilities = bridge.registry().bindable();
     let mut collisions: Vec<&str> = inputs
         .keys()
         .map(String::as_str)
         .filter(|name| {
-            RESERVED_NAMES.contains(name) || capabilities.iter().any(|(alias, _)| alias == name)
+            RESERVED_NAMES.contains(name) || capabilities.iter().any(|(alias, ..)| alias == name)
         })
         .collect();
     if !collisions.is_empty() {
@@ -214,7 +350,7 @@ fn bindings(bridge: &Bridge, inputs: &Map<String, Value>) -> Result<Bindings, Er
     // An alias never takes call_tool or reset_session.
     let capabilities = capabilities
         .into_iter()
-        .filter(|(alias, _)| !RESERVED_NAMES.contains(&alias.as_str()))
+        .filter(|(alias, ..)| !RESERVED_NAMES.contains(&alias.as_str()))
         .collect();
     Ok(Bindings { capabilities })
 }

@@ -96,16 +96,17 @@ def load_artifact(handle):
     return ToolCall("load_artifact", _host.submit(ARTIFACTS_LOAD, {"handle": handle}), post=_decode_artifact)
 
 
-def make_capability(canonical, alias):
+def make_capability(canonical, alias, shape=""):
     """The flat async function for one capability: keyword arguments only."""
 
     def capability(*args, **params):
         if args:
+            shown = shape if shape.startswith(f"await {alias}(") else f"await {alias}(param=value)"
             return _failed(
                 alias,
                 TypeError(
-                    "capability functions take keyword arguments only — e.g. "
-                    f"await {alias}(param=value), or await call_tool({canonical!r}, {{...params}})"
+                    f"{alias}() takes keyword arguments only; call it as {shown}, "
+                    f"or await call_tool({canonical!r}, {{...params}})"
                 ),
             )
         return ToolCall(alias, _host.submit(canonical, params))

@@ -441,7 +441,8 @@ fn host_capabilities_are_keyword_only_and_errors_keep_their_builtin() {
     let (kind, message) = error(&positional);
     assert_eq!(kind, "TypeError");
     assert!(
-        message.contains("keyword arguments only") && message.contains("orders_get(param=value)"),
+        message.contains("keyword arguments only")
+            && message.contains("call it as await orders_get(param=value)"),
         "{message}"
     );
     assert_eq!(

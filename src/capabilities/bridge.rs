@@ -9,7 +9,9 @@ use serde_json::Value;
 use serde_json::value::RawValue;
 
 use super::error::HostError;
-use super::registry::{ARTIFACTS_LOAD, ARTIFACTS_SAVE, RESULTS_LOAD, RESULTS_SAVE, Registry};
+use super::registry::{
+    ARTIFACTS_LOAD, ARTIFACTS_SAVE, Invocation, RESULTS_LOAD, RESULTS_SAVE, Registry, spawn_tool,
+};
 use crate::canonical::to_canonical_json;
 use crate::stores::{ArtifactStore, ResultStore};
 
@@ -114,7 +116,37 @@ impl Bridge {
         &self.registry
     }
 
-    /// Dispatches one call. `params` is JSON text (an object, or `null` for none); the reply is JSON text.
+    /// Starts one call as the snippet makes it. The store capabilities and blocking tools answer at
+    /// once (`Some`); an async tool is spawned and `on_done` gets its answer later (`None`).
+    pub(crate) fn submit(
+        &self,
+        name: &str,
+        params: &str,
+        on_done: impl FnOnce(Result<String, HostError>) + Send + 'static,
+    ) -> Option<Result<String, HostError>> {
+        if matches!(
+            name,
+            RESULTS_SAVE | RESULTS_LOAD | ARTIFACTS_SAVE | ARTIFACTS_LOAD
+        ) {
+            return Some(self.call(name, params));
+        }
+        let params = match parse_params(name, params) {
+            Ok(params) => params,
+            Err(e) => return Some(Err(e)),
+        };
+        match self.registry.invoke(name, params) {
+            Invocation::Ready(result) => Some(result.map(|v| to_canonical_json(&v))),
+            Invocation::Spawn(future, runtime) => {
+                spawn_tool(name, future, &runtime, move |result| {
+                    on_done(result.map(|v| to_canonical_json(&v)));
+                });
+                None
+            }
+        }
+    }
+
+    /// Dispatches one call and waits for its answer. `params` is JSON text (an object, or `null` for
+    /// none); the reply is JSON text.
     pub fn call(&self, name: &str, params: &str) -> Result<String, HostError> {
         match name {
             RESULTS_SAVE => self.save_result(params),

@@ -3,14 +3,87 @@
 //! A registry can be shared by several runtimes; it never holds a store. The four store capabilities
 //! are registered hidden and discovery-only: the bridge resolves them against its own runtime's stores.
 
-use std::sync::{Arc, RwLock};
+use std::future::Future;
+use std::pin::Pin;
+use std::sync::{Arc, OnceLock, RwLock};
 
+use serde::Serialize;
+use serde::de::DeserializeOwned;
 use serde_json::{Value, json};
 
 use super::error::HostError;
 
 /// A host function callable from a snippet: JSON params in, JSON value out.
 pub type ToolHandler = Arc<dyn Fn(Value) -> Result<Value, HostError> + Send + Sync>;
+
+/// What an async host tool returns.
+pub type ToolFuture = Pin<Box<dyn Future<Output = Result<Value, HostError>> + Send>>;
+
+type AsyncToolHandler = Arc<dyn Fn(Value) -> ToolFuture + Send + Sync>;
+
+/// How a capability answers.
+#[derive(Clone)]
+pub(crate) enum Handler {
+    /// Runs on the calling thread, at once: the cheapest call.
+    Blocking(ToolHandler),
+    /// A future spawned on `runtime` when the snippet makes the call, so calls made before their
+    /// awaits overlap.
+    Async {
+        tool: AsyncToolHandler,
+        runtime: tokio::runtime::Handle,
+    },
+}
+
+/// A call started by [`Registry::invoke`].
+pub(crate) enum Invocation {
+    /// A blocking tool's answer.
+    Ready(Result<Value, HostError>),
+    /// An async tool's future, to spawn.
+    Spawn(ToolFuture, tokio::runtime::Handle),
+}
+
+/// The runtime async tools run on: the caller's multi-threaded tokio runtime when they are registered
+/// inside one, else a small runtime of toolplane's own. A current-thread runtime is never used: its
+/// only thread may be the one blocked in `execute`, waiting for the tool.
+fn tool_runtime() -> tokio::runtime::Handle {
+    if let Ok(current) = tokio::runtime::Handle::try_current()
+        && current.runtime_flavor() == tokio::runtime::RuntimeFlavor::MultiThread
+    {
+        return current;
+    }
+    static OWN: OnceLock<tokio::runtime::Runtime> = OnceLock::new();
+    OWN.get_or_init(|| {
+        tokio::runtime::Builder::new_multi_thread()
+            .worker_threads(2)
+            .thread_name("toolplane-tools")
+            .enable_all()
+            .build()
+            .expect("cannot start the async tool runtime")
+    })
+    .handle()
+    .clone()
+}
+
+/// The JSON Schema of `T`'s fields, for a typed tool's parameters.
+fn schema_of<T: schemars::JsonSchema>() -> Value {
+    let mut schema = serde_json::to_value(schemars::schema_for!(T)).unwrap_or_else(|_| json!({}));
+    if let Some(object) = schema.as_object_mut() {
+        object.remove("$schema");
+        object.remove("title");
+    }
+    schema
+}
+
+/// Parses a typed tool's params; a mismatch is a `TypeError` (the registry appends the call shape).
+fn typed_args<A: DeserializeOwned>(name: &str, params: Value) -> Result<A, HostError> {
+    serde_json::from_value(params)
+        .map_err(|e| HostError::type_error(format!("bad arguments for {name}: {e}")))
+}
+
+fn typed_reply<R: Serialize>(name: &str, value: R) -> Result<Value, HostError> {
+    serde_json::to_value(value)
+        .map_err(|e| HostError::runtime(format!("{name} returned a value that is not JSON: {e}")))
+}
 
 /// Canonical names of the store capabilities, dispatched by the bridge.
 pub const RESULTS_SAVE: &str = "toolplane:results/save";
@@ -44,7 +117,9 @@ pub struct Capability {
     pub tags: Vec<String>,
     /// Hidden from discovery (search, list, manifest, flat aliases) but callable by canonical name.
     pub hidden: bool,
-    pub(crate) handler: Option<ToolHandler>,
+    pub(crate) handler: Option<Handler>,
+    /// The call shape, computed once when registered (the positional-argument error shows it).
+    pub(crate) shape: Option<Arc<str>>,
 }
 
 impl std::fmt::Debug for Capability {
@@ -72,8 +147,94 @@ impl Capability {
             params_schema: json!({"type": "object"}),
             tags: Vec::new(),
             hidden: false,
-            handler: Some(Arc::new(handler)),
+            handler: Some(Handler::Blocking(Arc::new(handler))),
+            shape: None,
         }
+    }
+
+    /// An async capability: `handler` returns a future, spawned on a tokio runtime when the snippet
+    /// makes the call (the caller's multi-threaded runtime if this is called inside one, else one of
+    /// toolplane's own). Calls made before they are awaited run concurrently:
+    /// `fs = [fetch(id=i) for i in ids]; rows = [await f for f in fs]`.
+    ///
+    /// ```
+    /// use toolplane::{Capability, Config, Registry, Toolplane};
+    /// let registry = std::sync::Arc::new(Registry::new());
+    /// registry.register(Capability::new_async("slow/double", |p| async move {
+    ///     tokio::time::sleep(std::time::Duration::from_millis(10)).await;
+    ///     Ok(serde_json::json!(p["x"].as_i64().unwrap_or(0) * 2))
+    /// }).alias("double")).unwrap();
+    /// let runtime = Toolplane::with_registry(Config::default(), registry);
+    /// let r = runtime.execute("fs = [double(x=i) for i in range(3)]\nreturn [await f for f in fs]", None).unwrap();
+    /// assert_eq!(r.value, serde_json::json!([0, 2, 4]));
+    /// ```
+    pub fn new_async<F, Fut>(name: impl Into<String>, handler: F) -> Self
+    where
+        F: Fn(Value) -> Fut + Send + Sync + 'static,
+        Fut: Future<Output = Result<Value, HostError>> + Send + 'static,
+    {
+        let mut capability = Self::new(name, |_| Ok(Value::Null));
+        capability.handler = Some(Handler::Async {
+            tool: Arc::new(move |params| Box::pin(handler(params))),
+            runtime: tool_runtime(),
+        });
+        capability
+    }
+
+    /// A capability over typed arguments: `A` is deserialised from the keyword arguments (a mismatch is
+    /// a `TypeError` in the snippet showing the call shape), the result serialised back. The parameter
+    /// schema is derived from `A` with `schemars`.
+    ///
+    /// ```
+    /// use toolplane::{Capability, Config, Registry, ToolError, Toolplane};
+    /// #[derive(serde::Deserialize, toolplane::schemars::JsonSchema)]
+    /// struct GetOrder { id: u32 }
+    /// let get = Capability::typed("orders/get", |args: GetOrder| {
+    ///     if args.id == 0 { return Err(ToolError::value("no order 0")); }
+    ///     Ok(serde_json::json!({"id": args.id, "total": 9.5}))
+    /// });
+    /// assert_eq!(get.params_schema["required"], serde_json::json!(["id"]));
+    /// let registry = std::sync::Arc::new(Registry::new());
+    /// registry.register(get).unwrap();
+    /// let runtime = Toolplane::with_registry(Config::default(), registry);
+    /// assert_eq!(runtime.execute("return (await orders_get(id=3))['total']", None).unwrap().value, 9.5);
+    /// let bad = runtime.execute("return await orders_get(id='x')", None).unwrap();
+    /// assert_eq!(bad.error.unwrap().error_type, "TypeError");
+    /// ```
+    pub fn typed<A, R, F>(name: impl Into<String>, handler: F) -> Self
+    where
+        A: DeserializeOwned + schemars::JsonSchema,
+        R: Serialize,
+        F: Fn(A) -> Result<R, HostError> + Send + Sync + 'static,
+    {
+        let name = name.into();
+        let label = name.clone();
+        Self::new(name, move |params| {
+            typed_reply(&label, handler(typed_args(&label, params)?)?)
+        })
+        .schema(schema_of::<A>())
+    }
+
+    /// [`Capability::typed`] for an async handler (see [`Capability::new_async`]).
+    pub fn typed_async<A, R, F, Fut>(name: impl Into<String>, handler: F) -> Self
+    where
+        A: DeserializeOwned + schemars::JsonSchema,
+        R: Serialize,
+        F: Fn(A) -> Fut + Send + Sync + 'static,
+        Fut: Future<Output = Result<R, HostError>> + Send + 'static,
+    {
+        let name = name.into();
+        let label = name.clone();
+        let handler = Arc::new(handler);
+        Self::new_async(name, move |params| {
+            let label = label.clone();
+            let handler = handler.clone();
+            async move {
+                let args = typed_args(&label, params)?;
+                typed_reply(&label, handler(args).await?)
+            }
+        })
+        .schema(schema_of::<A>())
     }
 
     fn discovery_only(name: &str, description: &str, schema: Value) -> Self {
@@ -85,6 +246,7 @@ impl Capability {
             tags: vec!["toolplane".into()],
             hidden: true,
             handler: None,
+            shape: None,
         }
     }
 
@@ -209,7 +371,8 @@ impl Registry {
     }
 
     /// Adds a capability; a taken canonical name is an error.
-    pub fn register(&self, capability: Capability) -> Result<(), RegistryError> {
+    pub fn register(&self, mut capability: Capability) -> Result<(), RegistryError> {
+        capability.shape = Some(super::call_shape(&capability, crate::RESERVED_NAMES).into());
         let mut entries = self.entries.write().unwrap_or_else(|e| e.into_inner());
         if entries.iter().any(|c| c.name == capability.name) {
             return Err(RegistryError::Duplicate(capability.name));
@@ -249,32 +412,120 @@ impl Registry {
             .collect()
     }
 
-    /// Calls a registered capability's handler. Discovery-only entries refuse.
-    pub fn call(&self, name: &str, params: Value) -> Result<Value, HostError> {
-        let capability = self.get(name).ok_or_else(|| unknown_capability(name))?;
-        let Some(handler) = capability.handler else {
-            return Err(HostError::runtime(
+    /// Flat name, canonical name and call shape of each bindable capability (as
+    /// [`Registry::callable_namespace`]).
+    pub(crate) fn bindable(&self) -> Vec<(String, String, Arc<str>)> {
+        let mut seen = std::collections::HashSet::new();
+        self.entries
+            .read()
+            .unwrap_or_else(|e| e.into_inner())
+            .iter()
+            .filter(|c| !c.hidden)
+            .filter_map(|c| {
+                let alias = c.python_alias()?;
+                seen.insert(alias).then(|| {
+                    (
+                        alias.to_string(),
+                        c.name.clone(),
+                        c.shape.clone().unwrap_or_else(|| "".into()),
+                    )
+                })
+            })
+            .collect()
+    }
+
+    /// Starts a call: a blocking tool answers now (a panic becomes a `RuntimeError`), an async one
+    /// hands back its future. A `TypeError` from the tool gets the capability's call shape appended.
+    pub(crate) fn invoke(&self, name: &str, params: Value) -> Invocation {
+        let Some(capability) = self.get(name) else {
+            return Invocation::Ready(Err(unknown_capability(name)));
+        };
+        match &capability.handler {
+            None => Invocation::Ready(Err(HostError::runtime(
                 if name.starts_with("toolplane:artifacts/") {
                     "artifact capabilities are dispatched by the runtime bridge, not the registry"
                 } else {
                     "result capabilities are dispatched by the runtime bridge, not the registry"
                 },
-            ));
-        };
-        match std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| handler(params))) {
-            Ok(result) => result,
-            Err(panic) => {
-                let what = panic
-                    .downcast_ref::<&str>()
-                    .map(|s| s.to_string())
-                    .or_else(|| panic.downcast_ref::<String>().cloned())
-                    .unwrap_or_else(|| "no message".into());
-                Err(HostError::runtime(format!(
-                    "capability {name} failed inside the host (it panicked: {what})"
-                )))
+            ))),
+            Some(Handler::Blocking(handler)) => {
+                let outcome =
+                    std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| handler(params)));
+                Invocation::Ready(match outcome {
+                    Ok(result) => result.map_err(|e| with_call_shape(e, &capability)),
+                    Err(panic) => Err(panicked(name, panic_text(panic.as_ref()))),
+                })
+            }
+            Some(Handler::Async { tool, runtime }) => {
+                let future = tool(params);
+                let shown = capability.clone();
+                Invocation::Spawn(
+                    Box::pin(async move { future.await.map_err(|e| with_call_shape(e, &shown)) }),
+                    runtime.clone(),
+                )
             }
         }
     }
+
+    /// Calls a registered capability's handler and waits for its answer (an async tool runs on its
+    /// runtime meanwhile). Discovery-only entries refuse.
+    pub fn call(&self, name: &str, params: Value) -> Result<Value, HostError> {
+        match self.invoke(name, params) {
+            Invocation::Ready(result) => result,
+            Invocation::Spawn(future, runtime) => {
+                let (tx, rx) = std::sync::mpsc::sync_channel(1);
+                spawn_tool(name, future, &runtime, move |result| {
+                    let _ = tx.send(result);
+                });
+                rx.recv()
+                    .unwrap_or_else(|_| Err(HostError::runtime(format!("{name} was dropped"))))
+            }
+        }
+    }
+}
+
+/// Runs an async tool's future on `runtime`; `on_done` gets its answer, or a `RuntimeError` if it
+/// panicked.
+pub(crate) fn spawn_tool(
+    name: &str,
+    future: ToolFuture,
+    runtime: &tokio::runtime::Handle,
+    on_done: impl FnOnce(Result<Value, HostError>) + Send + 'static,
+) {
+    let name = name.to_string();
+    let task = runtime.spawn(future);
+    runtime.spawn(async move {
+        on_done(match task.await {
+            Ok(result) => result,
+            Err(e) if e.is_panic() => Err(panicked(&name, panic_text(e.into_panic().as_ref()))),
+            Err(_) => Err(HostError::runtime(format!(
+                "{name} was cancelled: its runtime is shutting down"
+            ))),
+        });
+    });
+}
+
+fn panic_text(panic: &(dyn std::any::Any + Send)) -> String {
+    panic
+        .downcast_ref::<&str>()
+        .map(|s| s.to_string())
+        .or_else(|| panic.downcast_ref::<String>().cloned())
+        .unwrap_or_else(|| "no message".into())
+}
+
+fn panicked(name: &str, what: String) -> HostError {
+    HostError::runtime(format!(
+        "capability {name} failed inside the host (it panicked: {what})"
+    ))
+}
+
+/// A tool's `TypeError` (bad arguments) tells the snippet how to call it.
+fn with_call_shape(error: HostError, capability: &Capability) -> HostError {
+    if error.base != super::BuiltinBase::TypeError {
+        return error;
+    }
+    let shape = super::call_shape(capability, crate::RESERVED_NAMES);
+    HostError::type_error(format!("{}; call it as {shape}", error.message))
 }
 
 /// The `LookupError` for a name nobody registered.

@@ -26,7 +26,6 @@ pub trait HostChannel {
 
 pub(crate) struct RunState {
     pub channel: Box<dyn HostChannel>,
-    pub next_ticket: u64,
     pub local_failures: HashMap<u64, HostError>,
     pub results_enabled: bool,
     pub artifacts_enabled: bool,
@@ -115,6 +114,8 @@ fn write_stream(
         Err(limit) => Err(vm.new_memory_error(output_limit_message(limit))),
     }
 }
+
+static NEXT_TICKET: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(1);
 
 thread_local! {
     static RUN: RefCell<Option<RunState>> = const { RefCell::new(None) };
@@ -230,10 +231,10 @@ pub(crate) mod _toolplane_host {
     ) -> PyResult<u64> {
         let name = name.to_string();
         // Convert outside the RUN borrow: conversion may run Python code (isoformat).
-        let (results_enabled, ticket) = with_run(vm, |s| {
-            s.next_ticket += 1;
-            (s.results_enabled, s.next_ticket)
-        })?;
+        // Tickets are unique for the life of the process, not per run: a late answer to a call of an
+        // earlier run of a session must never be taken for the answer to a call of this one.
+        let ticket = NEXT_TICKET.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+        let results_enabled = with_run(vm, |s| s.results_enabled)?;
         let converted = params_json(vm, results_enabled, &name, &params);
         with_run(vm, |s| match converted {
             Ok(json) => s.channel.submit(ticket, &name, json),

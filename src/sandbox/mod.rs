@@ -102,16 +102,21 @@ impl Dispatcher {
         }
     }
 
-    /// Serves one host call.
-    pub(crate) fn call(&mut self, name: &str, params: &str) -> Result<String, HostError> {
-        let reply = self.bridge.call(name, params);
+    /// Starts one host call: the answer now (`Some`), or later through `on_done` (an async tool).
+    pub(crate) fn submit(
+        &mut self,
+        name: &str,
+        params: &str,
+        on_done: impl FnOnce(Result<String, HostError>) + Send + 'static,
+    ) -> Option<Result<String, HostError>> {
+        let reply = self.bridge.submit(name, params, on_done)?;
         if name == ARTIFACTS_SAVE
             && let Ok(text) = &reply
             && let Ok(handle) = serde_json::from_str::<String>(text)
         {
             self.saved_artifacts.push(handle);
         }
-        reply
+        Some(reply)
     }
 
     pub(crate) fn into_saved_artifacts(self) -> Vec<String> {
@@ -119,24 +124,79 @@ impl Dispatcher {
     }
 }
 
-/// The in-process channel: every call goes straight to the bridge.
+type Answer = (u64, Result<String, HostError>);
+
+/// The in-process channel: every call goes straight to the bridge; async tools answer on `later`.
 struct DirectChannel {
     dispatcher: Rc<RefCell<Dispatcher>>,
     replies: std::collections::HashMap<u64, Result<String, HostError>>,
+    later: (mpsc::Sender<Answer>, mpsc::Receiver<Answer>),
+    /// Tickets of async calls not answered yet.
+    pending: std::collections::HashSet<u64>,
+    /// The run's time limit: waiting for a tool never outlasts it.
+    deadline: Instant,
+    timeout: Duration,
+}
+
+impl DirectChannel {
+    fn new(dispatcher: Rc<RefCell<Dispatcher>>, timeout: Duration) -> Self {
+        Self {
+            dispatcher,
+            replies: Default::default(),
+            later: mpsc::channel(),
+            pending: Default::default(),
+            deadline: Instant::now() + timeout,
+            timeout,
+        }
+    }
 }
 
 impl HostChannel for DirectChannel {
     fn submit(&mut self, ticket: u64, name: &str, params: String) {
-        let reply = self.dispatcher.borrow_mut().call(name, &params);
-        self.replies.insert(ticket, reply);
+        let tx = self.later.0.clone();
+        let answered = self
+            .dispatcher
+            .borrow_mut()
+            .submit(name, &params, move |reply| {
+                let _ = tx.send((ticket, reply));
+            });
+        match answered {
+            Some(reply) => {
+                self.replies.insert(ticket, reply);
+            }
+            None => {
+                self.pending.insert(ticket);
+            }
+        }
     }
 
     fn wait(&mut self, ticket: u64) -> Result<String, HostError> {
-        self.replies.remove(&ticket).unwrap_or_else(|| {
-            Err(HostError::runtime(format!(
+        if let Some(reply) = self.replies.remove(&ticket) {
+            return reply;
+        }
+        if !self.pending.contains(&ticket) {
+            return Err(HostError::runtime(format!(
                 "no host call with ticket {ticket}"
-            )))
-        })
+            )));
+        }
+        loop {
+            let left = self.deadline.saturating_duration_since(Instant::now());
+            match self.later.1.recv_timeout(left) {
+                Ok((t, reply)) => {
+                    self.pending.remove(&t);
+                    if t == ticket {
+                        return reply;
+                    }
+                    self.replies.insert(t, reply);
+                }
+                Err(_) => {
+                    return Err(HostError::new(
+                        crate::capabilities::BuiltinBase::TimeoutError,
+                        limits::timeout_message(self.timeout),
+                    ));
+                }
+            }
+        }
     }
 }
 
@@ -173,7 +233,6 @@ fn run_in(
     ));
     externals::begin_run(externals::RunState {
         channel,
-        next_ticket: 0,
         local_failures: Default::default(),
         results_enabled: spec.results_enabled,
         artifacts_enabled: spec.artifacts_enabled,
@@ -232,10 +291,10 @@ fn run_direct(
     teardown: impl FnOnce(),
 ) -> (RunReply, bool) {
     let dispatcher = Rc::new(RefCell::new(Dispatcher::new(request.bridge)));
-    let channel = Box::new(DirectChannel {
-        dispatcher: dispatcher.clone(),
-        replies: Default::default(),
-    });
+    let channel = Box::new(DirectChannel::new(
+        dispatcher.clone(),
+        request.spec.limits.timeout,
+    ));
     let outcome = run_in(
         sandbox,
         &request.spec,

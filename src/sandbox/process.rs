@@ -394,6 +394,15 @@ enum Drive {
     Died(io::Error),
 }
 
+/// Closes a run's writer for late (async) replies when the run's drive ends, however it ends.
+struct CloseOnDrop(Arc<Mutex<Option<UnixStream>>>);
+
+impl Drop for CloseOnDrop {
+    fn drop(&mut self) {
+        *lock(&self.0) = None;
+    }
+}
+
 /// How long the host polls for a snippet's next tool call after answering one, before it sleeps.
 const NEXT_CALL_SPIN: Duration = Duration::from_micros(50);
 
@@ -636,6 +645,12 @@ fn drive(
     let limits = &request.spec.limits;
     let deadline = Instant::now() + limits.timeout + hard_grace(limits.timeout);
     let mut answered_call = false;
+    // Async tools answer from their runtime's threads: through this writer, which the loop's own
+    // replies share so frames never interleave, and which is closed when the run ends (a late answer
+    // must not reach the next run of a session).
+    let late_writer: Arc<Mutex<Option<UnixStream>>> = Arc::new(Mutex::new(None));
+    let writer = late_writer.clone();
+    let _close_late_writer = CloseOnDrop(late_writer.clone());
     if let Err(e) = protocol::send(
         &line.stream,
         &ToChild::Run(Box::new(request.spec.clone())),
@@ -664,13 +679,28 @@ fn drive(
                 },
                 _,
             )) => {
-                let reply = dispatcher.call(&name, &params);
-                if let Err(e) =
-                    protocol::send(&line.stream, &ToChild::Reply { ticket, reply }, None)
-                {
-                    return Drive::Died(e);
+                if lock(&writer).is_none() {
+                    match line.stream.try_clone() {
+                        Ok(clone) => *lock(&writer) = Some(clone),
+                        Err(e) => return Drive::Died(e),
+                    }
                 }
-                answered_call = true;
+                let late = late_writer.clone();
+                let answered = dispatcher.submit(&name, &params, move |reply| {
+                    if let Some(stream) = lock(&late).as_ref() {
+                        let _ = protocol::send(stream, &ToChild::Reply { ticket, reply }, None);
+                    }
+                });
+                if let Some(reply) = answered {
+                    let guard = lock(&writer);
+                    let sent =
+                        protocol::send(&line.stream, &ToChild::Reply { ticket, reply }, None);
+                    drop(guard);
+                    if let Err(e) = sent {
+                        return Drive::Died(e);
+                    }
+                    answered_call = true;
+                }
             }
             Ok((
                 FromChild::Done {

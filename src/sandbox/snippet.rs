@@ -24,8 +24,8 @@ pub(crate) struct SnippetOutput {
 /// The names bound in a snippet besides its inputs.
 #[derive(Debug, Clone, Default, serde::Serialize, serde::Deserialize)]
 pub(crate) struct Bindings {
-    /// Flat alias → canonical name of each visible capability.
-    pub capabilities: Vec<(String, String)>,
+    /// Flat alias, canonical name and call shape of each visible capability.
+    pub capabilities: Vec<(String, String, std::sync::Arc<str>)>,
 }
 
 /// The store sugar every snippet has (inputs may shadow it).
@@ -233,11 +233,12 @@ fn bind(
         globals.set_item(name.as_str(), from_value(vm, value)?, vm)?;
     }
     let make = prelude.get_attr("make_capability", vm)?;
-    for (alias, canonical) in &bindings.capabilities {
+    for (alias, canonical, shape) in &bindings.capabilities {
         let func = make.call(
             (
                 vm.ctx.new_str(canonical.as_str()),
                 vm.ctx.new_str(alias.as_str()),
+                vm.ctx.new_str(&**shape),
             ),
             vm,
         )?;
@@ -266,7 +267,7 @@ fn binding_names(
         bindings
             .capabilities
             .iter()
-            .map(|(alias, _)| vm.ctx.new_str(alias.as_str()).into()),
+            .map(|(alias, ..)| vm.ctx.new_str(alias.as_str()).into()),
     );
     names.push(vm.ctx.new_str("call_tool").into());
     if session {

@@ -1,0 +1,324 @@
+//! The embedding API: the builder, typed and async host tools, tool errors, name precedence, and the
+//! async execute variants — in both isolation modes where the rule crosses the process boundary.
+
+mod common;
+
+use std::sync::Arc;
+use std::time::{Duration, Instant};
+
+use common::{err, ok};
+use serde_json::{Value, json};
+use toolplane::{
+    Capability, Config, Error, Isolation, Registry, RegistryError, ToolError, Toolplane,
+};
+
+fn builder(isolation: Isolation) -> toolplane::ToolplaneBuilder {
+    let mut config = Config::default();
+    config.toolplane.worker_path = Some(env!("CARGO_BIN_EXE_toolplane").into());
+    Toolplane::builder().config(config).isolation(isolation)
+}
+
+fn modes() -> [Isolation; 2] {
+    [Isolation::InProcess, Isolation::Process]
+}
+
+fn run(runtime: &Toolplane, code: &str) -> toolplane::ExecutionResult {
+    runtime.execute(code, None).expect("execute")
+}
+
+#[derive(serde::Deserialize, toolplane::schemars::JsonSchema)]
+struct GetOrder {
+    /// The order id.
+    id: u32,
+    #[serde(default)]
+    with_lines: bool,
+}
+
+#[derive(serde::Serialize)]
+struct Order {
+    id: u32,
+    total: f64,
+    lines: Option<Vec<&'static str>>,
+}
+
+fn orders_get() -> Capability {
+    Capability::typed("orders/get", |args: GetOrder| {
+        if args.id == 0 {
+            return Err(ToolError::lookup("no order 0"));
+        }
+        Ok(Order {
+            id: args.id,
+            total: f64::from(args.id) * 1.5,
+            lines: args.with_lines.then(|| vec!["a", "b"]),
+        })
+    })
+    .description("Fetch one order")
+}
+
+#[test]
+fn builder_registers_tools_and_rejects_duplicates() {
+    let runtime = builder(Isolation::InProcess)
+        .timeout(Duration::from_secs(7))
+        .tool(orders_get())
+        .build()
+        .unwrap();
+    assert_eq!(runtime.config().limits.timeout_seconds, 7.0);
+    assert_eq!(runtime.isolation(), Isolation::InProcess);
+    assert_eq!(
+        ok(run(
+            &runtime,
+            "return await orders_get(id=2, with_lines=True)"
+        )),
+        json!({"id": 2, "total": 3.0, "lines": ["a", "b"]})
+    );
+    let duplicate = Toolplane::builder()
+        .tool(Capability::new("x/y", Ok))
+        .tool(Capability::new("x/y", Ok))
+        .build()
+        .unwrap_err();
+    assert!(
+        matches!(&duplicate, Error::Registry(RegistryError::Duplicate(name)) if name == "x/y"),
+        "{duplicate:?}"
+    );
+    assert_eq!(duplicate.to_string(), "Capability already registered: x/y");
+    let mut bad = Config::default();
+    bad.limits.timeout_seconds = -1.0;
+    assert!(matches!(
+        Toolplane::builder().config(bad).build(),
+        Err(Error::Config(_))
+    ));
+}
+
+#[test]
+fn typed_tools_derive_their_schema_and_explain_bad_arguments() {
+    let cap = orders_get();
+    assert_eq!(cap.params_schema["required"], json!(["id"]));
+    assert_eq!(cap.params_schema["properties"]["id"]["type"], "integer");
+    for isolation in modes() {
+        let runtime = builder(isolation).tool(orders_get()).build().unwrap();
+        let (kind, message) = err(run(&runtime, "return await orders_get(id='seven')"));
+        assert_eq!(kind, "TypeError", "{isolation:?}");
+        assert!(
+            message.starts_with("bad arguments for orders/get:"),
+            "{message}"
+        );
+        assert!(
+            message.ends_with("call it as await orders_get(id=<integer>, with_lines=<boolean>?)"),
+            "{message}"
+        );
+        let (kind, message) = err(run(&runtime, "return await orders_get(3)"));
+        assert_eq!(kind, "TypeError");
+        assert!(
+            message.contains("call it as await orders_get(id=<integer>, with_lines=<boolean>?)"),
+            "{message}"
+        );
+        assert_eq!(
+            ok(run(
+                &runtime,
+                "try:\n    await orders_get(id=0)\nexcept LookupError as e:\n    return str(e)"
+            )),
+            "no order 0"
+        );
+    }
+}
+
+#[test]
+fn tool_errors_pick_the_builtin_and_panics_stay_in_the_snippet() {
+    type MakeError = fn(&str) -> ToolError;
+    let kinds: [(&str, MakeError, &str); 5] = [
+        ("value", |m| ToolError::value(m), "ValueError"),
+        (
+            "permission",
+            |m| ToolError::permission(m),
+            "PermissionError",
+        ),
+        ("lookup", |m| ToolError::lookup(m), "LookupError"),
+        ("type", |m| ToolError::type_error(m), "TypeError"),
+        ("runtime", |m| ToolError::runtime(m), "RuntimeError"),
+    ];
+    for isolation in modes() {
+        let mut b = builder(isolation);
+        for (name, make, _) in kinds {
+            b = b.tool(Capability::new(format!("fail/{name}"), move |_| {
+                Err(make("no"))
+            }));
+        }
+        let runtime = b
+            .tool(Capability::new("fail/panic", |_| panic!("tool exploded")))
+            .tool(Capability::new_async("fail/async_panic", |_| async {
+                panic!("async tool exploded")
+            }))
+            .build()
+            .unwrap();
+        for (name, _, builtin) in kinds {
+            let (kind, message) = err(run(&runtime, &format!("await fail_{name}()")));
+            assert_eq!(kind, builtin, "{isolation:?} {name}");
+            assert!(message.starts_with("no"), "{message}");
+        }
+        for (call, text) in [
+            ("fail_panic()", "tool exploded"),
+            ("fail_async_panic()", "async tool exploded"),
+        ] {
+            let (kind, message) = err(run(&runtime, &format!("await {call}")));
+            assert_eq!(kind, "RuntimeError", "{isolation:?}");
+            assert!(
+                message.contains("panicked") && message.contains(text),
+                "{message}"
+            );
+        }
+        assert_eq!(ok(run(&runtime, "return 1")), 1, "the host carries on");
+    }
+}
+
+#[test]
+fn async_tools_dispatch_when_called_and_overlap() {
+    for isolation in modes() {
+        let runtime = builder(isolation)
+            .tool(
+                Capability::new_async("slow/echo", |p| async move {
+                    tokio::time::sleep(Duration::from_millis(200)).await;
+                    Ok(p)
+                })
+                .alias("slow_echo"),
+            )
+            .build()
+            .unwrap();
+        ok(run(&runtime, "return 1")); // start the worker outside the timing
+        let started = Instant::now();
+        let value = ok(run(
+            &runtime,
+            "fs = [slow_echo(i=i) for i in range(4)]\nreturn [(await f)['i'] for f in fs]",
+        ));
+        let elapsed = started.elapsed();
+        assert_eq!(value, json!([0, 1, 2, 3]));
+        // Sequential would be 800 ms; a generous bound that still proves the overlap.
+        assert!(
+            elapsed < Duration::from_millis(700),
+            "{isolation:?}: {elapsed:?}"
+        );
+        // Awaited one by one they still work (and the answers match their calls).
+        assert_eq!(
+            ok(run(
+                &runtime,
+                "return [(await slow_echo(i=i))['i'] for i in range(2)]"
+            )),
+            json!([0, 1])
+        );
+    }
+}
+
+#[test]
+fn a_tool_that_never_answers_ends_at_the_time_limit() {
+    for isolation in modes() {
+        let runtime = builder(isolation)
+            .timeout(Duration::from_millis(500))
+            .tool(Capability::new_async("slow/never", |_| async {
+                tokio::time::sleep(Duration::from_secs(3600)).await;
+                Ok(Value::Null)
+            }))
+            .build()
+            .unwrap();
+        let (kind, message) = err(run(&runtime, "await slow_never()"));
+        assert_eq!(kind, "TimeoutError", "{isolation:?}: {message}");
+        assert_eq!(ok(run(&runtime, "return 2")), 2);
+    }
+}
+
+#[test]
+fn name_precedence() {
+    // call_tool / reset_session > capability aliases > store sugar; inputs shadow only the sugar.
+    let registry = Arc::new(Registry::new());
+    registry
+        .register(Capability::new("x/save", |_| Ok(json!("the tool"))).alias("save_result"))
+        .unwrap();
+    registry
+        .register(Capability::new("x/call", |_| Ok(json!("hijacked"))).alias("call_tool"))
+        .unwrap();
+    registry
+        .register(Capability::new("x/get", Ok).alias("get"))
+        .unwrap();
+    let runtime = Toolplane::with_registry(Config::default(), registry);
+    assert_eq!(
+        ok(run(&runtime, "return await save_result(value=1)")),
+        "the tool"
+    );
+    assert_eq!(
+        ok(run(&runtime, "return await call_tool('x/get', {'a': 1})")),
+        json!({"a": 1})
+    );
+    let inputs = |v: Value| v.as_object().cloned();
+    let shadow = runtime
+        .execute("return load_result", inputs(json!({"load_result": 5})))
+        .unwrap();
+    assert_eq!(ok(shadow), 5);
+    let clash = runtime
+        .execute("return 1", inputs(json!({"get": 1, "call_tool": 2})))
+        .unwrap_err();
+    assert_eq!(
+        clash.to_string(),
+        "NamespaceCollisionError: Input names collide with Toolplane namespace bindings: call_tool, get"
+    );
+}
+
+#[test]
+fn hidden_tools_are_callable_but_not_listed() {
+    let runtime = Toolplane::builder()
+        .tool(Capability::new("ops/secret", |_| Ok(json!(7))).hidden(true))
+        .build()
+        .unwrap();
+    assert_eq!(ok(run(&runtime, "return await call_tool('ops/secret')")), 7);
+    assert_eq!(err(run(&runtime, "return await secret()")).0, "NameError");
+    let registry = runtime.bridge().registry();
+    assert!(registry.search("", None).is_empty());
+    assert!(registry.callable_namespace().is_empty());
+    assert_eq!(registry.lookup(&["ops/secret".into()]).0.len(), 1);
+}
+
+#[test]
+fn stores_are_reachable_from_the_host() {
+    let runtime = Toolplane::new(Config::default());
+    let out = ok(run(
+        &runtime,
+        "return [await save_result({'a': 1}), await save_artifact(b'hi', filename='h.txt')]",
+    ));
+    assert_eq!(
+        &*runtime.result_payload(out[0].as_str().unwrap()).unwrap(),
+        r#"{"a": 1}"#
+    );
+    let (info, bytes) = runtime.artifact(out[1].as_str().unwrap()).unwrap();
+    assert_eq!(
+        (info.filename.as_str(), bytes.as_slice()),
+        ("h.txt", &b"hi"[..])
+    );
+    assert!(runtime.result_payload("res_nope").is_err());
+}
+
+#[tokio::test(flavor = "current_thread")]
+async fn execute_async_does_not_block_a_current_thread_runtime() {
+    let runtime = Toolplane::builder()
+        .tool(Capability::new_async("t/wait", |p| async move {
+            tokio::time::sleep(Duration::from_millis(20)).await;
+            Ok(p)
+        }))
+        .build()
+        .unwrap();
+    // A timer on this same single thread keeps ticking while the run is in flight.
+    let ticks = Arc::new(std::sync::atomic::AtomicU32::new(0));
+    let counter = ticks.clone();
+    let ticker = tokio::spawn(async move {
+        loop {
+            tokio::time::sleep(Duration::from_millis(5)).await;
+            counter.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+        }
+    });
+    let result = runtime
+        .execute_async("return (await t_wait(v=1))['v'] + sum(range(300000))", None)
+        .await
+        .unwrap();
+    ticker.abort();
+    assert_eq!(ok(result), json!(1 + (0..300_000u64).sum::<u64>()));
+    assert!(ticks.load(std::sync::atomic::Ordering::Relaxed) > 0);
+    let session = runtime.session();
+    session.execute_async("x = 41", None).await.unwrap();
+    assert_eq!(ok(session.execute_async("x + 1", None).await.unwrap()), 42);
+}
