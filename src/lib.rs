@@ -14,20 +14,53 @@
 //! Every run gets a fresh VM; only what was saved survives. Store errors are `ValueError` in the
 //! snippet, policy refusals `PermissionError`, unknown capabilities `LookupError`.
 //!
-//! ```
-//! use toolplane::{Config, Toolplane};
+//! ## The model
 //!
-//! let runtime = Toolplane::new(Config::default());
-//! let result = runtime
-//!     .execute("print('hello')\nh = await save_result([1, 2, 3], label='nums')\nreturn {'n': 3, 'handle': h}", None)
+//! - A [`Toolplane`] runtime owns a result store, an artifact store and a [`Bridge`] to a [`Registry`]
+//!   of host capabilities (which several runtimes may share; stores are never shared). Build one with
+//!   [`Toolplane::new`], [`Toolplane::from_config_file`] or [`Toolplane::builder`].
+//! - [`Toolplane::execute`] runs a snippet in a fresh VM and returns an [`ExecutionResult`]: the value of
+//!   its top-level `return`, captured stdout/stderr, and the uncaught exception if any — a snippet's
+//!   failure is data, never an `Err` or a panic. [`Toolplane::execute_async`] does the same without
+//!   blocking a tokio executor.
+//! - [`Toolplane::session`] gives a [`Session`]: one VM whose variables persist across its runs.
+//! - Host capabilities are Rust closures: [`Capability::new`] (JSON in, JSON out),
+//!   [`Capability::typed`] (serde types, schema derived with [`schemars`]), [`Capability::new_async`]
+//!   and [`Capability::typed_async`] (futures that overlap when a snippet makes several calls before
+//!   awaiting them). A [`ToolError`] picks the Python exception the snippet sees; a panic becomes a
+//!   `RuntimeError` there and never reaches the host.
+//! - Where snippets run is [`Isolation`]: in process (a sandbox thread; the library default) or in
+//!   worker processes forked from a pre-warmed zygote (the CLI's default: hard memory and time limits,
+//!   crashes contained). Limits (`[limits]` in [`Config`]) end a run with a Python exception and leave
+//!   the host and its stores intact.
+//! - [`mcp::McpServer`] serves a runtime to agents over MCP.
+//!
+//! ```
+//! use toolplane::{Capability, ToolError, Toolplane};
+//!
+//! #[derive(serde::Deserialize, toolplane::schemars::JsonSchema)]
+//! struct Get { id: u32 }
+//!
+//! let runtime = Toolplane::builder()
+//!     .tool(Capability::typed("orders/get", |a: Get| match a.id {
+//!         0 => Err(ToolError::lookup("no order 0")),
+//!         id => Ok(serde_json::json!({"id": id, "total": id * 10})),
+//!     }))
+//!     .build()
 //!     .unwrap();
-//! assert!(result.ok());
-//! assert_eq!(result.stdout, "hello\n");
-//! let handle = result.value["handle"].as_str().unwrap();
-//! assert_eq!(&*runtime.result_payload(handle).unwrap(), "[1, 2, 3]");
+//! let code = "rows = [await orders_get(id=i) for i in (1, 2, 3)]\n\
+//!             h = await save_result(rows)\n\
+//!             try:\n    await orders_get(id=0)\nexcept LookupError:\n    pass\n\
+//!             return {'total': sum(r['total'] for r in rows), 'rows': h}";
+//! let result = runtime.execute(code, None).unwrap();
+//! assert_eq!(result.value["total"], 60);
+//! let rows = runtime.result_payload(result.value["rows"].as_str().unwrap()).unwrap();
+//! assert!(rows.starts_with(r#"[{"id": 1, "total": 10}"#));
 //! ```
 //!
 //! [RustPython]: https://github.com/RustPython/RustPython
+
+#![warn(missing_docs)]
 
 pub mod canonical;
 pub mod capabilities;

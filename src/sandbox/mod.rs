@@ -1,5 +1,5 @@
 //! Everything that knows about RustPython. The rest of the crate talks to the sandbox in plain data:
-//! a [`RunRequest`] in, a [`RunReply`] out, host calls through a [`HostChannel`].
+//! a run request in, a reply out, host calls through a [`HostChannel`].
 
 mod convert;
 mod externals;
