@@ -8,6 +8,8 @@ use clap::{Parser, Subcommand};
 
 use crate::{Config, Isolation, Toolplane};
 
+mod repl;
+
 /// Exit status: a snippet raised.
 const EXIT_SNIPPET_FAILED: u8 = 1;
 /// Exit status: bad usage, bad config, missing file.
@@ -47,6 +49,19 @@ enum Command {
     Config {
         #[command(subcommand)]
         command: ConfigCommand,
+    },
+    /// An interactive session: snippets one after another against one session and one result store.
+    /// With stdin not a terminal, reads entries separated by blank lines and prints one JSON result each.
+    Repl {
+        /// The config file (default: ./toolplane.toml when present, else the defaults).
+        #[arg(long)]
+        config: Option<PathBuf>,
+        /// Every entry runs fresh (saved handles are still shared).
+        #[arg(long)]
+        fresh: bool,
+        /// Where snippets run (overrides TOOLPLANE_ISOLATION and [toolplane] isolation; default: process).
+        #[arg(long, value_parser = ["process", "in-process"])]
+        isolation: Option<String>,
     },
     /// Serve toolplane to agents.
     Serve {
@@ -156,6 +171,11 @@ pub fn main() -> ExitCode {
         Command::Serve {
             command: ServeCommand::Mcp(args),
         } => serve_mcp(args),
+        Command::Repl {
+            config,
+            fresh,
+            isolation,
+        } => start_repl(config.as_deref(), fresh, isolation.as_deref()),
     };
     match outcome {
         Ok(code) => code,
@@ -284,6 +304,20 @@ fn run(args: RunArgs) -> Result<ExitCode, UsageError> {
         }
     }
     Ok(ExitCode::from(if failed { EXIT_SNIPPET_FAILED } else { 0 }))
+}
+
+fn start_repl(
+    path: Option<&Path>,
+    fresh: bool,
+    isolation: Option<&str>,
+) -> Result<ExitCode, UsageError> {
+    let (mut config, _) = load_config(path)?;
+    config.toolplane.isolation = Some(cli_isolation(&config, isolation)?);
+    let runtime = Toolplane::new(config);
+    runtime
+        .prestart()
+        .map_err(|why| UsageError(format!("cannot start the sandbox: {why}")))?;
+    Ok(repl::main(repl::Shell::new(runtime, fresh)))
 }
 
 fn serve_mcp(args: ServeMcpArgs) -> Result<ExitCode, UsageError> {

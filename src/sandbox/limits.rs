@@ -14,6 +14,23 @@ use rustpython_vm::VirtualMachine;
 use rustpython_vm::builtins::PyBaseExceptionRef;
 use rustpython_vm::signal::{UserSignal, UserSignalSender};
 
+/// Set by [`request_interrupt`]; the watchdog of the running VM turns it into a `KeyboardInterrupt`.
+static INTERRUPT: AtomicBool = AtomicBool::new(false);
+
+/// Interrupts the snippets running in this process: each ends with `KeyboardInterrupt` within ~10 ms
+/// (at its next instruction). Only an atomic store, so it is safe to call from a signal handler — a
+/// REPL's SIGINT handler, or a worker's. A request made while nothing runs is dropped when the next run
+/// starts.
+///
+/// ```
+/// toolplane::sandbox::request_interrupt(); // nothing runs: no effect on later runs
+/// let runtime = toolplane::Toolplane::new(Default::default());
+/// assert!(runtime.execute("return 1", None).unwrap().ok());
+/// ```
+pub fn request_interrupt() {
+    INTERRUPT.store(true, Ordering::SeqCst);
+}
+
 /// Flags one run shares with its watchdog.
 #[derive(Debug)]
 pub(crate) struct RunFlags {
@@ -21,6 +38,7 @@ pub(crate) struct RunFlags {
     deadline: Instant,
     finished: AtomicBool,
     timed_out: AtomicBool,
+    interrupted: AtomicBool,
     pub(crate) memory: Arc<super::memory::MemoryAccount>,
     memory_limit_mb: usize,
     /// The account is a session's, cumulative over its runs.
@@ -45,6 +63,7 @@ impl RunFlags {
             deadline: Instant::now() + timeout,
             finished: AtomicBool::new(false),
             timed_out: AtomicBool::new(false),
+            interrupted: AtomicBool::new(false),
             memory,
             memory_limit_mb,
             session,
@@ -59,10 +78,15 @@ impl RunFlags {
         memory_message(self.memory_limit_mb, self.session)
     }
 
-    /// The exception for whichever limit tripped (time wins).
+    /// The exception for whichever limit tripped (time wins), or the interrupt.
     pub(crate) fn limit_exception(&self, vm: &VirtualMachine) -> PyBaseExceptionRef {
         if self.timed_out() {
             self.timeout_exception(vm)
+        } else if !self.memory_exceeded() && self.interrupted.load(Ordering::SeqCst) {
+            vm.new_exception_msg(
+                vm.ctx.exceptions.keyboard_interrupt.to_owned(),
+                "interrupted".into(),
+            )
         } else {
             vm.new_exception_msg(
                 vm.ctx.exceptions.memory_error.to_owned(),
@@ -234,7 +258,13 @@ fn serve(shared: &Shared) {
         if !flags.timed_out() && now >= flags.deadline {
             flags.timed_out.store(true, Ordering::SeqCst);
         }
-        let pause = if flags.timed_out() || flags.memory_exceeded() {
+        if INTERRUPT.swap(false, Ordering::SeqCst) {
+            flags.interrupted.store(true, Ordering::SeqCst);
+        }
+        let pause = if flags.timed_out()
+            || flags.memory_exceeded()
+            || flags.interrupted.load(Ordering::SeqCst)
+        {
             let _ = tx.send(sticky_interrupt(tx.clone(), flags.clone()));
             INTERRUPT_RESEND
         } else {
@@ -257,6 +287,8 @@ impl Watchdog {
     /// Starts watching: past the deadline (or over the memory budget), the run is interrupted at its
     /// next instruction, again and again, until it finishes.
     pub(crate) fn start(flags: Arc<RunFlags>, tx: UserSignalSender) -> Self {
+        // An interrupt asked for while nothing ran is not this run's.
+        INTERRUPT.store(false, Ordering::SeqCst);
         let shared = service();
         if let Some(shared) = &shared {
             let (lock, cvar) = &**shared;

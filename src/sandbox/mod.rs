@@ -21,6 +21,7 @@ use std::time::{Duration, Instant};
 
 pub use externals::HostChannel;
 pub use interpreter::ALLOWED_IMPORTS;
+pub use limits::request_interrupt;
 pub use memory::CountingAllocator;
 #[cfg(target_os = "linux")]
 pub(crate) use process::ProcessEngine;

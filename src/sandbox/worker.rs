@@ -120,6 +120,10 @@ fn zygote_main() -> io::Result<()> {
     SIGCHLD_PIPE.store(sig_write.as_raw_fd(), Ordering::Relaxed);
     // SAFETY: the handler only write(2)s one byte to a non-blocking pipe: async-signal-safe.
     unsafe { libc::signal(libc::SIGCHLD, on_sigchld as *const () as libc::sighandler_t) };
+    // A terminal's Ctrl-C reaches the whole process group: it interrupts a child's snippet (below), but
+    // never the zygote.
+    // SAFETY: ignoring a signal.
+    unsafe { libc::signal(libc::SIGINT, libc::SIG_IGN) };
     protocol::send(
         &control,
         &FromZygote::Hello {
@@ -298,6 +302,11 @@ fn address_space_bytes() -> u64 {
         .map_or(0, |kib| kib * 1024)
 }
 
+/// SIGINT in a child (a terminal's Ctrl-C): the running snippet ends with `KeyboardInterrupt`.
+extern "C" fn on_sigint(_: libc::c_int) {
+    super::limits::request_interrupt();
+}
+
 /// The first thing a child does: forget the zygote's descriptors and signal handlers, reseed, and
 /// tighten its limits. Then serve.
 fn child_main(
@@ -311,6 +320,7 @@ fn child_main(
     unsafe {
         libc::signal(libc::SIGCHLD, libc::SIG_DFL);
         libc::signal(libc::SIGABRT, on_sigabrt as *const () as libc::sighandler_t);
+        libc::signal(libc::SIGINT, on_sigint as *const () as libc::sighandler_t);
     }
     for fd in zygote_fds {
         // SAFETY: these descriptors are the zygote's; this child never uses them.

@@ -285,12 +285,26 @@ impl ArtifactStore {
 
     /// The live artifacts, oldest first.
     pub fn list(&self) -> Vec<ArtifactInfo> {
+        self.list_with_age()
+            .into_iter()
+            .map(|(info, _)| info)
+            .collect()
+    }
+
+    /// The live artifacts, oldest first, each with its age in seconds.
+    pub fn list_with_age(&self) -> Vec<(ArtifactInfo, f64)> {
         let mut inner = self.lock();
         self.purge(&mut inner);
+        let now = self.clock.now();
         inner
             .order
             .iter()
-            .filter_map(|h| inner.entries.get(h).map(|e| e.info.clone()))
+            .filter_map(|h| {
+                inner
+                    .entries
+                    .get(h)
+                    .map(|e| (e.info.clone(), now - e.saved_at))
+            })
             .collect()
     }
 }
