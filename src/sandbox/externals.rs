@@ -148,6 +148,12 @@ fn with_run<T>(vm: &VirtualMachine, f: impl FnOnce(&mut RunState) -> T) -> PyRes
 }
 
 /// The Python exception for a host error.
+pub(crate) fn refuse_code_error(vm: &VirtualMachine) -> PyBaseExceptionRef {
+    vm.new_type_error(
+        "code objects cannot be built or modified in the toolplane sandbox; compile() source text instead",
+    )
+}
+
 pub(crate) fn host_error_to_py(vm: &VirtualMachine, err: &HostError) -> PyBaseExceptionRef {
     let excs = &vm.ctx.exceptions;
     let class = match err.base {
@@ -326,6 +332,16 @@ pub(crate) mod _toolplane_host {
              use save_artifact/load_artifact for files"
                 .into(),
         ))
+    }
+
+    /// Stands in for `code.__new__`, `code.replace` and `code.__replace__`: a code object built from
+    /// arbitrary bytecode crashes RustPython's interpreter (a segfault, found by the escape suite).
+    #[pyfunction]
+    fn refuse_code_objects(
+        _args: rustpython_vm::function::FuncArgs,
+        vm: &VirtualMachine,
+    ) -> PyResult {
+        Err(super::refuse_code_error(vm))
     }
 
     /// `time.sleep`, in short slices so the run's deadline can end it.

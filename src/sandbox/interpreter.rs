@@ -184,6 +184,8 @@ fn prepare(vm: &VirtualMachine, recursion_limit: usize) -> PyResult<(PyRef<PyMod
         vm,
     )?;
 
+    lock_code_type(vm, &host)?;
+
     let builtins = vm.ctx.new_dict();
     for (key, value) in vm.builtins.dict().items_vec() {
         builtins.set_item(&*key, value, vm)?;
@@ -196,6 +198,26 @@ fn prepare(vm: &VirtualMachine, recursion_limit: usize) -> PyResult<(PyRef<PyMod
         vm,
     )?;
     Ok((prelude, builtins))
+}
+
+/// Makes `code` objects unforgeable: `types.CodeType(...)`, `code.replace(...)` and `copy.replace(code)`
+/// raise `TypeError`. RustPython trusts the bytecode it runs; crafted bytecode reads out of bounds.
+/// (The code type is process-wide, so this is done for every VM of the process, which are all sandboxes.)
+fn lock_code_type(vm: &VirtualMachine, host: &PyObjectRef) -> PyResult<()> {
+    fn refuse_new(
+        _cls: rustpython_vm::builtins::PyTypeRef,
+        _args: rustpython_vm::function::FuncArgs,
+        vm: &VirtualMachine,
+    ) -> PyResult {
+        Err(super::externals::refuse_code_error(vm))
+    }
+    let code_type = vm.ctx.types.code_type;
+    code_type.slots.new.store(Some(refuse_new));
+    let refuse = host.get_attr("refuse_code_objects", vm)?;
+    for name in ["__new__", "replace", "__replace__"] {
+        code_type.set_attr(vm.ctx.intern_str(name), refuse.clone());
+    }
+    Ok(())
 }
 
 /// `__import__` for snippets: top-level names outside the allowlist get a friendly error; the rest go

@@ -394,6 +394,13 @@ enum Drive {
     Died(io::Error),
 }
 
+fn is_timeout(e: &io::Error) -> bool {
+    matches!(
+        e.kind(),
+        io::ErrorKind::WouldBlock | io::ErrorKind::TimedOut
+    )
+}
+
 /// Closes a run's writer for late (async) replies when the run's drive ends, however it ends.
 struct CloseOnDrop(Arc<Mutex<Option<UnixStream>>>);
 
@@ -665,6 +672,9 @@ fn drive(
             return Drive::Killed;
         }
         let _ = line.stream.set_read_timeout(Some(deadline - now));
+        // Sends are bounded by the deadline too: a child that stops reading (it is busy sending calls
+        // it never awaits) must not hang the host.
+        let _ = line.stream.set_write_timeout(Some(deadline - now));
         if answered_call {
             // A snippet calling a tool in a loop makes its next call within microseconds.
             protocol::spin_until_readable(&line.stream, NEXT_CALL_SPIN);
@@ -696,8 +706,14 @@ fn drive(
                     let sent =
                         protocol::send(&line.stream, &ToChild::Reply { ticket, reply }, None);
                     drop(guard);
-                    if let Err(e) = sent {
-                        return Drive::Died(e);
+                    match sent {
+                        Err(e) if is_timeout(&e) => {
+                            kill(line.pid);
+                            return Drive::Killed;
+                        }
+                        // The child may be gone after finishing: calls it never awaited are still
+                        // queued ahead of its Done. Keep reading; a broken line shows there.
+                        Err(_) | Ok(()) => {}
                     }
                     answered_call = true;
                 }

@@ -107,6 +107,18 @@ pub(crate) fn send<T: Serialize>(
 }
 
 /// Receives one frame, and the descriptor that came with it if any. End of stream is `UnexpectedEof`.
+/// Whether a frame (or its start) is waiting on `stream` now.
+pub(crate) fn readable_now(stream: &UnixStream) -> bool {
+    let mut poll = libc::pollfd {
+        fd: stream.as_raw_fd(),
+        events: libc::POLLIN,
+        revents: 0,
+    };
+    // SAFETY: one valid pollfd, zero timeout.
+    let ready = unsafe { libc::poll(&mut poll, 1, 0) };
+    ready > 0 && poll.revents & libc::POLLIN != 0
+}
+
 /// Polls `stream` for up to `spin` until a frame is waiting, without sleeping. A host call's reply (and a
 /// snippet's next call) usually comes within microseconds, while a blocked reader's wake-up costs tens of
 /// microseconds in a VM; a caller then reads with [`recv`] whether or not this saw data.

@@ -404,8 +404,25 @@ struct LineChannel {
     replies: HashMap<u64, Result<String, HostError>>,
 }
 
+impl LineChannel {
+    /// Takes in the replies already waiting, so the host never blocks writing to a snippet that makes
+    /// calls without awaiting them (both sides writing, neither reading).
+    fn drain_replies(&mut self) {
+        while protocol::readable_now(&self.stream) {
+            match protocol::recv::<ToChild>(&self.stream) {
+                Ok((ToChild::Reply { ticket, reply }, _)) => {
+                    self.replies.insert(ticket, reply);
+                }
+                Ok(_) => {}
+                Err(_) => return,
+            }
+        }
+    }
+}
+
 impl HostChannel for LineChannel {
     fn submit(&mut self, ticket: u64, name: &str, params: String) {
+        self.drain_replies();
         let call = FromChild::Call {
             ticket,
             name: name.into(),
