@@ -195,6 +195,9 @@ pub struct LimitsConfig {
     pub max_output_bytes: usize,
     /// Python call depth (1000).
     pub max_recursion_depth: usize,
+    /// Bytes of snippet source (1 MiB): parsing is not interruptible, so huge sources are refused
+    /// before they reach the parser.
+    pub max_snippet_bytes: usize,
 }
 
 impl Default for LimitsConfig {
@@ -204,6 +207,7 @@ impl Default for LimitsConfig {
             max_memory_mb: 512,
             max_output_bytes: 10 << 20,
             max_recursion_depth: 1000,
+            max_snippet_bytes: 1 << 20,
         }
     }
 }
@@ -242,6 +246,7 @@ const KNOWN_KEYS: &[(&str, &[&str])] = &[
             "max_memory_mb",
             "max_output_bytes",
             "max_recursion_depth",
+            "max_snippet_bytes",
         ],
     ),
 ];
@@ -358,6 +363,7 @@ impl Config {
                 "limits.max_recursion_depth",
                 self.limits.max_recursion_depth,
             ),
+            ("limits.max_snippet_bytes", self.limits.max_snippet_bytes),
         ];
         for (key, value) in positive {
             if value == 0 {
@@ -379,6 +385,11 @@ impl Config {
         if self.limits.timeout_seconds > 86_400.0 {
             return Err(ConfigError(
                 "limits.timeout_seconds must be at most 86400 (one day)".into(),
+            ));
+        }
+        if self.limits.max_snippet_bytes > 64 << 20 {
+            return Err(ConfigError(
+                "limits.max_snippet_bytes must be at most 67108864 (64 MiB)".into(),
             ));
         }
         if self.limits.max_recursion_depth > 100_000 {
@@ -443,6 +454,7 @@ timeout_seconds = 30
 max_memory_mb = 512
 max_output_bytes = 10485760      # 10 MiB of stdout + stderr
 max_recursion_depth = 1000
+max_snippet_bytes = 1048576      # 1 MiB of source
 "#;
 
 #[cfg(test)]

@@ -355,6 +355,14 @@ fn bindings(bridge: &Bridge, inputs: &Map<String, Value>) -> Result<Bindings, Er
     Ok(Bindings { capabilities })
 }
 
+/// The error of a snippet over `[limits] max_snippet_bytes`.
+pub(crate) fn snippet_too_large(size: usize, limit: usize) -> String {
+    format!(
+        "the snippet is {size} bytes, over the limit of {limit} bytes ([limits] max_snippet_bytes); \
+         send less code and keep data in the stores or inputs"
+    )
+}
+
 /// `[toolplane] isolation`, or in process when absent (the CLI fills in `process`).
 fn effective_isolation(config: &Config) -> Isolation {
     config.toolplane.isolation.unwrap_or(Isolation::InProcess)
@@ -370,6 +378,13 @@ fn execute_on(
 ) -> Result<ExecutionResult, Error> {
     let inputs = inputs.unwrap_or_default();
     let bindings = bindings(bridge, &inputs)?;
+    if code.len() > config.limits.max_snippet_bytes {
+        return Ok(ExecutionResult::failed(
+            "ValueError",
+            snippet_too_large(code.len(), config.limits.max_snippet_bytes),
+            0.0,
+        ));
+    }
     let limits = RunLimits {
         timeout: Duration::from_secs_f64(config.limits.timeout_seconds),
         max_output_bytes: config.limits.max_output_bytes,

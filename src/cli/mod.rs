@@ -215,9 +215,17 @@ fn parse_input(raw: &str) -> Result<(String, serde_json::Value), UsageError> {
     Ok((name.to_string(), value))
 }
 
-fn read_snippet(path: &Path) -> Result<String, UsageError> {
-    let bytes = std::fs::read(path)
-        .map_err(|e| UsageError(format!("cannot read {}: {e}", path.display())))?;
+fn read_snippet(path: &Path, limit: usize) -> Result<String, UsageError> {
+    let cannot = |e: std::io::Error| UsageError(format!("cannot read {}: {e}", path.display()));
+    let size = std::fs::metadata(path).map_err(cannot)?.len();
+    if size > limit as u64 {
+        return Err(UsageError(format!(
+            "{}: {}",
+            path.display(),
+            crate::runtime::snippet_too_large(size as usize, limit)
+        )));
+    }
+    let bytes = std::fs::read(path).map_err(cannot)?;
     String::from_utf8(bytes).map_err(|e| {
         UsageError(format!(
             "{} is not valid UTF-8 (byte {}); snippets are UTF-8 Python source",
@@ -252,7 +260,7 @@ fn run(args: RunArgs) -> Result<ExitCode, UsageError> {
     let snippets = args
         .files
         .iter()
-        .map(|f| read_snippet(f))
+        .map(|f| read_snippet(f, config.limits.max_snippet_bytes))
         .collect::<Result<Vec<_>, _>>()?;
     let mut runtime = Toolplane::new(config);
     if let Some(seconds) = args.timeout {

@@ -204,8 +204,11 @@ impl ArtifactStore {
                     .prefix("toolplane-artifacts-")
                     .tempdir()
                     .map_err(|e| {
-                        HostError::runtime(format!(
-                            "artifact store could not create its directory: {e}"
+                        // The kind only: the message would show the snippet a host path.
+                        HostError::value(format!(
+                            "artifact store could not create its directory on the host ({}); \
+                             nothing was saved",
+                            e.kind()
                         ))
                     })?;
                 let path = dir.path().to_path_buf();
@@ -219,8 +222,9 @@ impl ArtifactStore {
         let written = std::fs::create_dir(&dir).and_then(|()| std::fs::write(&path, data));
         if let Err(e) = written {
             let _ = std::fs::remove_dir_all(&dir);
-            return Err(HostError::runtime(format!(
-                "artifact store could not write {size} bytes: {e}"
+            return Err(HostError::value(format!(
+                "artifact store could not write {size} bytes on the host ({}); nothing was saved",
+                e.kind()
             )));
         }
         let info = ArtifactInfo {
