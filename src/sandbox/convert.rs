@@ -30,6 +30,9 @@ pub(crate) enum ToJsonError {
     TooDeep,
     /// A host call that was never awaited (its name).
     Unawaited(String),
+    /// A str holding a lone surrogate: it has no UTF-8 form, and strict JSON parsers reject its
+    /// `\ud800` escape.
+    LoneSurrogate(u32),
     /// Python code (e.g. `isoformat`) raised.
     Raised(PyBaseExceptionRef),
 }
@@ -44,6 +47,9 @@ impl ToJsonError {
             Self::Circular => "Circular reference detected".into(),
             Self::TooDeep => format!("nesting deeper than {MAX_JSON_DEPTH} levels"),
             Self::Unawaited(name) => format!("a {name}() call that was never awaited"),
+            Self::LoneSurrogate(c) => format!(
+                "a string holds the lone surrogate U+{c:04X}, which is not valid Unicode; encode or drop it"
+            ),
             Self::Raised(exc) => exc
                 .as_object()
                 .str(vm)
@@ -126,7 +132,7 @@ impl Writer<'_> {
             }
             self.out.push_str(&py_float_repr(f));
         } else if let Some(s) = obj.downcast_ref::<PyStr>() {
-            write_str(&mut self.out, s.as_wtf8().code_points().map(|c| c.to_u32()));
+            self.text(s)?;
         } else if let Some(list) = obj.downcast_ref::<PyList>() {
             let items: Vec<PyObjectRef> = list.borrow_vec().to_vec();
             self.array(obj, &items, depth)?;
@@ -171,11 +177,38 @@ impl Writer<'_> {
         Ok(())
     }
 
+    /// A str: strictly, valid Unicode only; a return value gets U+FFFD for a lone surrogate.
+    fn text(&mut self, s: &PyStr) -> Result<(), ToJsonError> {
+        if s.to_str().is_none() {
+            let lone = s
+                .as_wtf8()
+                .code_points()
+                .map(|c| c.to_u32())
+                .find(|c| (0xd800..0xe000).contains(c));
+            if self.mode == Mode::Strict
+                && let Some(c) = lone
+            {
+                return Err(ToJsonError::LoneSurrogate(c));
+            }
+            let replaced = s.as_wtf8().code_points().map(|c| {
+                let c = c.to_u32();
+                if (0xd800..0xe000).contains(&c) {
+                    0xfffd
+                } else {
+                    c
+                }
+            });
+            write_str(&mut self.out, replaced);
+            return Ok(());
+        }
+        write_str(&mut self.out, s.as_wtf8().code_points().map(|c| c.to_u32()));
+        Ok(())
+    }
+
     fn key(&mut self, key: &PyObject) -> Result<(), ToJsonError> {
         let vm = self.vm;
         let text = if let Some(s) = key.downcast_ref::<PyStr>() {
-            write_str(&mut self.out, s.as_wtf8().code_points().map(|c| c.to_u32()));
-            return Ok(());
+            return self.text(s);
         } else if vm.is_none(key) {
             "null".to_string()
         } else if key.class().is(vm.ctx.types.bool_type) {

@@ -3,6 +3,8 @@
 
 mod convert;
 mod externals;
+#[doc(hidden)]
+pub mod fuzzing;
 mod interpreter;
 mod limits;
 mod memory;
