@@ -67,7 +67,7 @@ fn build(vm: &VirtualMachine, data: &mut &[u8], depth: usize) -> PyObjectRef {
     };
     match kind {
         0 => vm.ctx.none(),
-        1 => ctx.new_bool(take(data) % 2 == 0).into(),
+        1 => ctx.new_bool(take(data).is_multiple_of(2)).into(),
         2 => ctx.new_int(i64::from(take(data) as i8)).into(),
         3 => {
             let len = usize::from(take(data) % 48);
@@ -96,7 +96,7 @@ fn build(vm: &VirtualMachine, data: &mut &[u8], depth: usize) -> PyObjectRef {
                 .iter()
                 .map(|b| char::from_u32(u32::from(*b) * 97).unwrap_or('\u{fffd}'))
                 .collect();
-            if take(data) % 8 == 0 {
+            if take(data).is_multiple_of(8) {
                 // A lone surrogate: legal in a Python str, not in UTF-8.
                 let chr = vm.builtins.get_attr("chr", vm).expect("chr");
                 let surrogate = chr
