@@ -1,5 +1,6 @@
 //! toolplane's benchmark: `cargo perf [SECTION…]` (see README). Prints medians (and p90/p99 where a
-//! tail matters) in milliseconds. Sections: `startup`, `fresh`, `session`, `tools`, `store`, `soak`, `mcp`; all by default.
+//! tail matters) in milliseconds. Sections: `startup`, `fresh`, `session`, `tools`, `store`, `memory`, `soak`, `mcp`; all by default. With
+//! `TOOLPLANE_BENCH_JSON=FILE`, every figure is also written to FILE as JSON (bench/compare reads it).
 //!
 //! With `TOOLPLANE_REFERENCE` (the Python original's `toolplane` executable) and
 //! `TOOLPLANE_REFERENCE_PYTHON` (its venv's python), the same figures are taken for the reference in the
@@ -13,9 +14,6 @@ use toolplane::{Config, Isolation, Toolplane};
 
 #[global_allocator]
 static ALLOC: toolplane::CountingAllocator = toolplane::CountingAllocator;
-
-/// An 8 MB JSON value (8,000 strings of 990 characters; ~7.97 MB canonical, under the 8 MiB cap).
-const BUILD_8MIB: &str = "v = ['x' * 990 for _ in range(8000)]\n";
 
 struct Stats {
     samples: Vec<f64>,
@@ -59,8 +57,34 @@ fn time_n_paced(n: usize, gap: Duration, mut f: impl FnMut()) -> Stats {
     Stats::new(samples)
 }
 
+/// Every reported figure, for `TOOLPLANE_BENCH_JSON` (bench/compare reads it).
+static RECORDED: std::sync::Mutex<Vec<(String, serde_json::Value)>> = std::sync::Mutex::new(Vec::new());
+static SECTION: std::sync::Mutex<String> = std::sync::Mutex::new(String::new());
+
+/// Starts a section of the report.
+fn section(title: &str) {
+    println!("\n## {title}");
+    *SECTION.lock().unwrap() = title.to_string();
+}
+
 fn report(name: &str, stats: &Stats) {
     println!("{name:<46} {}", stats.line());
+    let key = format!("{} / {}", SECTION.lock().unwrap(), name.trim());
+    RECORDED.lock().unwrap().push((
+        key,
+        serde_json::json!({
+            "median_ms": stats.pct(0.5),
+            "min_ms": stats.samples[0],
+            "max_ms": stats.samples[stats.samples.len() - 1],
+            "n": stats.samples.len(),
+        }),
+    ));
+}
+
+/// A figure that is not a timing (bytes, ratios).
+fn record_value(name: &str, value: f64) {
+    let key = format!("{} / {}", SECTION.lock().unwrap(), name);
+    RECORDED.lock().unwrap().push((key, serde_json::json!({ "value": value })));
 }
 
 fn rss_kib() -> u64 {
@@ -102,7 +126,7 @@ fn isolations() -> [(Isolation, &'static str); 2] {
 }
 
 fn startup(scratch: &Path) {
-    println!("\n## whole process: `toolplane run trivial.py` (return 1 + 1)");
+    section("whole process: `toolplane run trivial.py` (return 1 + 1)");
     let snippet = scratch.join("trivial.py");
     std::fs::write(&snippet, "return 1 + 1\n").unwrap();
     std::fs::write(scratch.join("toolplane.toml"), "").unwrap();
@@ -147,7 +171,7 @@ fn startup(scratch: &Path) {
 
 fn fresh() {
     for (isolation, name) in isolations() {
-        println!("\n## fresh runs in a warm runtime ({name})");
+        section(&format!("fresh runs in a warm runtime ({name})"));
         let runtime = runtime(isolation);
         must_run(&runtime, "return 0");
         let process = isolation == Isolation::Process;
@@ -179,7 +203,7 @@ fn fresh() {
 
 fn session() {
     for (isolation, name) in isolations() {
-        println!("\n## session runs ({name})");
+        section(&format!("session runs ({name})"));
         let runtime = runtime(isolation);
         let session = runtime.session();
         session.execute("x = 1", None).unwrap();
@@ -202,7 +226,7 @@ fn session() {
 fn tools() {
     const CALLS: usize = 10_000;
     for (isolation, name) in isolations() {
-        println!("\n## host tool calls ({name})");
+        section(&format!("host tool calls ({name})"));
         let mut config = Config::default();
         config.toolplane.isolation = Some(isolation);
         config.toolplane.worker_path = Some(env!("CARGO_BIN_EXE_toolplane").into());
@@ -228,33 +252,104 @@ fn tools() {
 }
 
 fn store() {
-    println!("\n## 8 MB JSON value: build, build + save_result, load_result (process)");
     let runtime = runtime(Isolation::Process);
-    let build = time_n(10, || {
-        must_run(&runtime, &format!("{BUILD_8MIB}return len(v)"));
-    });
-    report("build only", &build);
-    let mut handle = String::new();
-    let save = time_n(10, || {
-        let value = must_run(
-            &runtime,
-            &format!("{BUILD_8MIB}return await save_result(v)"),
+    // 1 KiB, 1 MiB and 8 MiB JSON values: lists of 990-character strings (~1,000 bytes each).
+    for (label, items, n) in [("1 KiB", 1, 200), ("1 MiB", 1000, 50), ("8 MiB", 8000, 10)] {
+        section(&format!("store: {label} JSON value (process)"));
+        let build = format!("v = ['x' * 990 for _ in range({items})]\n");
+        let built = time_n(n, || {
+            must_run(&runtime, &format!("{build}return len(v)"));
+        });
+        report("build only", &built);
+        let mut handle = String::new();
+        let save = time_n(n, || {
+            let value = must_run(&runtime, &format!("{build}return await save_result(v)"));
+            handle = value.as_str().unwrap().to_string();
+        });
+        report("build + save_result", &save);
+        let load = time_n(n, || {
+            must_run(
+                &runtime,
+                &format!("v = await load_result({handle:?})\nreturn len(v)"),
+            );
+        });
+        report("load_result + len", &load);
+        record_value("save_ms", save.pct(0.5) - built.pct(0.5));
+        record_value("load_ms", load.pct(0.5));
+        println!(
+            "save ≈ {:.2} ms, load ≈ {:.2} ms (medians, build subtracted from save)",
+            save.pct(0.5) - built.pct(0.5),
+            load.pct(0.5)
         );
-        handle = value.as_str().unwrap().to_string();
-    });
-    report("build + save_result", &save);
-    let load = time_n(10, || {
-        must_run(
-            &runtime,
-            &format!("v = await load_result({handle:?})\nreturn len(v)"),
-        );
-    });
-    report("load_result + len", &load);
-    println!(
-        "save ≈ {:.1} ms, load ≈ {:.1} ms (medians, build subtracted from save)",
-        save.pct(0.5) - build.pct(0.5),
-        load.pct(0.5)
-    );
+    }
+}
+
+/// Proportional set size (KiB) of a process: its RSS with shared pages split among their sharers.
+fn pss_kib(pid: u32) -> u64 {
+    std::fs::read_to_string(format!("/proc/{pid}/smaps_rollup"))
+        .ok()
+        .and_then(|s| {
+            s.lines()
+                .find(|l| l.starts_with("Pss:"))
+                .and_then(|l| l.split_whitespace().nth(1)?.parse().ok())
+        })
+        .unwrap_or(0)
+}
+
+/// Processes whose parent chain leads to this one.
+fn descendants() -> Vec<u32> {
+    let me = std::process::id();
+    let parents: Vec<(u32, u32)> = std::fs::read_dir("/proc")
+        .into_iter()
+        .flatten()
+        .filter_map(|e| e.ok()?.file_name().to_str()?.parse::<u32>().ok())
+        .filter_map(|pid| {
+            let stat = std::fs::read_to_string(format!("/proc/{pid}/stat")).ok()?;
+            let ppid = stat[stat.rfind(')')? + 2..].split_whitespace().nth(1)?.parse().ok()?;
+            Some((pid, ppid))
+        })
+        .collect();
+    let mut found = vec![me];
+    let mut grew = true;
+    while grew {
+        grew = false;
+        for (pid, ppid) in &parents {
+            if found.contains(ppid) && !found.contains(pid) {
+                found.push(*pid);
+                grew = true;
+            }
+        }
+    }
+    found.retain(|p| *p != me);
+    found
+}
+
+/// Memory of an idle session: what 20 sessions (each after `x = 1`) add, divided by 20.
+fn memory() {
+    const SESSIONS: usize = 20;
+    for (isolation, name) in isolations() {
+        section(&format!("memory per idle session ({name})"));
+        let runtime = runtime(isolation);
+        must_run(&runtime, "return 0");
+        let total = || -> u64 {
+            pss_kib(std::process::id()) + descendants().into_iter().map(pss_kib).sum::<u64>()
+        };
+        std::thread::sleep(Duration::from_millis(300));
+        let before = total();
+        let sessions: Vec<_> = (0..SESSIONS)
+            .map(|_| {
+                let session = runtime.session();
+                assert!(session.execute("x = 1", None).unwrap().ok());
+                session
+            })
+            .collect();
+        std::thread::sleep(Duration::from_millis(300));
+        let after = total();
+        let per = (after.saturating_sub(before)) as f64 / SESSIONS as f64;
+        println!("{per:.0} KiB per idle session (PSS of the host and its workers; {SESSIONS} sessions)");
+        record_value("kib_per_idle_session", per);
+        drop(sessions);
+    }
 }
 
 /// Host VmRSS growth over 10,000 calls of `run`, after 200 warm-up calls.
@@ -275,7 +370,7 @@ fn rss_growth(label: &str, mut run: impl FnMut()) {
 
 fn soak() {
     for (isolation, name) in isolations() {
-        println!("\n## host RSS over many runs ({name})");
+        section(&format!("host RSS over many runs ({name})"));
         let runtime = runtime(isolation);
         let session = runtime.session();
         session.execute("x = 1", None).unwrap();
@@ -297,7 +392,7 @@ fn mcp(scratch: &Path) {
     use rmcp::model::CallToolRequestParams;
     use rmcp::transport::TokioChildProcess;
 
-    println!("\n## MCP over stdio: client-side round trip of execute_code(\"return 1\")");
+    section("MCP over stdio: client-side round trip of execute_code(\"return 1\")");
     let tokio = tokio::runtime::Builder::new_multi_thread()
         .worker_threads(2)
         .enable_all()
@@ -426,6 +521,9 @@ fn main() {
     if wants("store") {
         store();
     }
+    if wants("memory") {
+        memory();
+    }
     if wants("soak") {
         soak();
     }
@@ -434,5 +532,10 @@ fn main() {
     }
     if wants("reference") || sections.is_empty() {
         reference_figures();
+    }
+    if let Some(path) = std::env::var_os("TOOLPLANE_BENCH_JSON") {
+        let map: serde_json::Map<String, serde_json::Value> =
+            RECORDED.lock().unwrap().iter().cloned().collect();
+        std::fs::write(&path, serde_json::to_string_pretty(&map).unwrap()).expect("write the JSON");
     }
 }
