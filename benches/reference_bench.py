@@ -44,7 +44,7 @@ async def main(n):
             runtime, f"v = await load_result({saved.value!r})\nreturn len(v)", reps
         )
         out[f"save_{label}_ms"] = saved_ms - built
-        out[f"load_{label}_ms"] = load_ms
+        out[f"load_{label}_ms"] = load_ms - built
     out["build_8mib_ms"] = built
     out["build_save_8mib_ms"] = saved_ms
     out["load_8mib_ms"] = load_ms

@@ -116,6 +116,42 @@ def make_capability(canonical, alias, shape=""):
     return capability
 
 
+def fast_json(module):
+    """Routes json.dumps / json.loads with their default arguments to the host's native converter (the
+    same Python-identical canonical JSON as save_result); anything else, or any value it declines, goes
+    to the json module's own code, so results and errors are unchanged."""
+    if getattr(module, "_toolplane_fast", False):
+        return
+    slow_dumps, slow_loads = module.dumps, module.loads
+    native_dumps, native_loads = _host.json_dumps, _host.json_loads
+
+    def dumps(obj, *, skipkeys=False, ensure_ascii=True, check_circular=True, allow_nan=True,
+              cls=None, indent=None, separators=None, default=None, sort_keys=False, **kw):
+        if (ensure_ascii and check_circular and not skipkeys and cls is None and indent is None
+                and separators is None and default is None and not sort_keys and not kw):
+            text = native_dumps(obj)
+            if text is not NotImplemented:
+                return text
+        return slow_dumps(obj, skipkeys=skipkeys, ensure_ascii=ensure_ascii,
+                          check_circular=check_circular, allow_nan=allow_nan, cls=cls, indent=indent,
+                          separators=separators, default=default, sort_keys=sort_keys, **kw)
+
+    def loads(s, *, cls=None, object_hook=None, parse_float=None, parse_int=None,
+              parse_constant=None, object_pairs_hook=None, **kw):
+        if (cls is None and object_hook is None and parse_float is None and parse_int is None
+                and parse_constant is None and object_pairs_hook is None and not kw):
+            value = native_loads(s)
+            if value is not NotImplemented:
+                return value
+        return slow_loads(s, cls=cls, object_hook=object_hook, parse_float=parse_float,
+                          parse_int=parse_int, parse_constant=parse_constant,
+                          object_pairs_hook=object_pairs_hook, **kw)
+
+    dumps.__doc__, loads.__doc__ = slow_dumps.__doc__, slow_loads.__doc__
+    module.dumps, module.loads = dumps, loads
+    module._toolplane_fast = True
+
+
 STORE_BINDINGS = {
     "save_result": save_result,
     "load_result": load_result,

@@ -635,3 +635,46 @@ fn memory_limit_ends_the_run_and_the_host_and_stores_carry_on() {
     );
     assert_eq!(value(&run(&rt, "return len([0] * 1000)")), &json!(1000));
 }
+
+/// `json.dumps` / `json.loads` with default arguments take a native path; it must agree with the json
+/// module's own encoder and decoder (forced here with an explicit `cls`) on every value, error included.
+#[test]
+fn json_fast_path_agrees_with_the_json_module() {
+    let rt = Toolplane::new(Config::default());
+    let code = r#"
+import json
+from json import dumps as imported_dumps
+cases = [None, True, 1, -0, 2**100, 1.5, -0.0, 1e300, "é\n\"\\", [1, [2, (3, 4)]],
+         {"a": 1, 1: 2, 1.5: 3, True: 4, None: 5}, {"k": [{"x": "y"}] * 3}, float("nan"), {1, 2},
+         [float("inf")], "a" + chr(0xd800), [[[[]]]], {"nested": {"deep": [None, False]}}]
+out = []
+for c in cases:
+    for fast_dumps in (json.dumps, imported_dumps):
+        try:
+            fast = fast_dumps(c)
+        except Exception as e:
+            fast = type(e).__name__ + ": " + str(e)
+        try:
+            slow = json.dumps(c, cls=json.JSONEncoder)
+        except Exception as e:
+            slow = type(e).__name__ + ": " + str(e)
+        if fast != slow:
+            out.append(["dumps", repr(c), fast, slow])
+texts = ['{"a": [1, 2.5, -0, 1e400, "\\u00e9", "\\ud800"]}', ' [1, 2] ', '1', '"x"', 'NaN',
+         '[Infinity]', '{"a":1,"a":2}', '[1,]', '{"big": 123456789012345678901234567890}', '-0.0',
+         '1E5', '"\\t\\n"', '', '{', b'[1]']
+for t in texts:
+    try:
+        fast = repr(json.loads(t))
+    except Exception as e:
+        fast = type(e).__name__
+    try:
+        slow = repr(json.loads(t, cls=json.JSONDecoder))
+    except Exception as e:
+        slow = type(e).__name__
+    if fast != slow:
+        out.append(["loads", repr(t), fast, slow])
+return [out, json._toolplane_fast]
+"#;
+    assert_eq!(value(&run(&rt, code)), &json!([[], true]));
+}

@@ -64,6 +64,9 @@ impl ToJsonError {
 pub(crate) enum Mode {
     Strict,
     ReturnValue,
+    /// `json.dumps` with its defaults: exactly the builtin JSON types, nothing converted; any other
+    /// value is an error and the caller falls back to the json module's own encoder.
+    JsonModule,
 }
 
 /// Serialises a Python object to canonical JSON text.
@@ -87,6 +90,23 @@ struct Writer<'vm> {
     out: String,
     path: HashSet<usize>,
     mode: Mode,
+}
+
+/// None, or exactly (not a subclass of) bool, int, float, str, list, tuple or dict.
+fn is_exact_json_type(vm: &VirtualMachine, obj: &PyObject) -> bool {
+    let types = &vm.ctx.types;
+    vm.is_none(obj)
+        || [
+            types.bool_type,
+            types.int_type,
+            types.float_type,
+            types.str_type,
+            types.list_type,
+            types.tuple_type,
+            types.dict_type,
+        ]
+        .iter()
+        .any(|t| obj.class().is(*t))
 }
 
 /// The Python type name of an object, as error texts show it.
@@ -115,6 +135,9 @@ impl Writer<'_> {
 
     fn value(&mut self, obj: &PyObject, depth: usize) -> Result<(), ToJsonError> {
         let vm = self.vm;
+        if self.mode == Mode::JsonModule && !is_exact_json_type(vm, obj) {
+            return Err(ToJsonError::NotSerializable(type_name(obj)));
+        }
         if vm.is_none(obj) {
             self.out.push_str("null");
         } else if obj.class().is(vm.ctx.types.bool_type) {
@@ -185,7 +208,7 @@ impl Writer<'_> {
                 .code_points()
                 .map(|c| c.to_u32())
                 .find(|c| (0xd800..0xe000).contains(c));
-            if self.mode == Mode::Strict
+            if self.mode != Mode::ReturnValue
                 && let Some(c) = lone
             {
                 return Err(ToJsonError::LoneSurrogate(c));
@@ -207,6 +230,9 @@ impl Writer<'_> {
 
     fn key(&mut self, key: &PyObject) -> Result<(), ToJsonError> {
         let vm = self.vm;
+        if self.mode == Mode::JsonModule && !is_exact_json_type(vm, key) {
+            return Err(ToJsonError::BadKey(type_name(key)));
+        }
         let text = if let Some(s) = key.downcast_ref::<PyStr>() {
             return self.text(s);
         } else if vm.is_none(key) {

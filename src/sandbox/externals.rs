@@ -334,6 +334,29 @@ pub(crate) mod _toolplane_host {
         ))
     }
 
+    /// `json.dumps(obj)` with default arguments, natively: the text, or `NotImplemented` when the value
+    /// needs the json module's own encoder (non-finite floats, subclasses, lone surrogates, errors).
+    #[pyfunction]
+    fn json_dumps(obj: PyObjectRef, vm: &VirtualMachine) -> PyObjectRef {
+        match to_json(vm, &obj, Mode::JsonModule) {
+            Ok(text) => vm.ctx.new_str(text).into(),
+            Err(_) => vm.ctx.not_implemented(),
+        }
+    }
+
+    /// `json.loads(text)` for a str of plain JSON, natively: the value, or `NotImplemented` when the
+    /// json module's own decoder must decide (bytes, NaN/Infinity, surrogate escapes, errors).
+    #[pyfunction]
+    fn json_loads(text: PyObjectRef, vm: &VirtualMachine) -> PyObjectRef {
+        let Some(text) = text.downcast_ref::<PyStr>().and_then(|s| s.to_str()) else {
+            return vm.ctx.not_implemented();
+        };
+        if text.contains("\\ud") || text.contains("\\uD") {
+            return vm.ctx.not_implemented();
+        }
+        from_json_text(vm, text).unwrap_or_else(|_| vm.ctx.not_implemented())
+    }
+
     /// Stands in for `code.__new__`, `code.replace` and `code.__replace__`: a code object built from
     /// arbitrary bytecode crashes RustPython's interpreter (a segfault, found by the escape suite).
     #[pyfunction]

@@ -255,7 +255,18 @@ pub(crate) fn guarded_import(
         }
     }
     let real_import: PyObjectRef = vm.builtins.get_attr("__import__", vm)?;
-    real_import.call(args, vm)
+    let module = real_import.call(args, vm)?;
+    if name.as_deref() == Some("json") && level == 0 {
+        // Native json.dumps / json.loads for the default arguments (see `_toolplane.fast_json`).
+        let prelude = vm
+            .sys_module
+            .get_attr("modules", vm)?
+            .get_item("_toolplane", vm)?;
+        prelude
+            .get_attr("fast_json", vm)?
+            .call((module.clone(),), vm)?;
+    }
+    Ok(module)
 }
 
 use rustpython_vm::AsObject as _;
