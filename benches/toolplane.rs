@@ -12,6 +12,10 @@ use std::time::{Duration, Instant};
 
 use toolplane::{Config, Isolation, Toolplane};
 
+#[path = "../tests/support/procfs.rs"]
+mod procfs;
+use procfs::{descendants, pss_kib, rss_kib};
+
 #[global_allocator]
 static ALLOC: toolplane::CountingAllocator = toolplane::CountingAllocator;
 
@@ -89,17 +93,6 @@ fn record_value(name: &str, value: f64) {
         .lock()
         .unwrap()
         .push((key, serde_json::json!({ "value": value })));
-}
-
-fn rss_kib() -> u64 {
-    std::fs::read_to_string("/proc/self/status")
-        .ok()
-        .and_then(|s| {
-            s.lines()
-                .find(|l| l.starts_with("VmRSS:"))
-                .and_then(|l| l.split_whitespace().nth(1)?.parse().ok())
-        })
-        .unwrap_or(0)
 }
 
 fn runtime(isolation: Isolation) -> Toolplane {
@@ -288,50 +281,6 @@ fn store() {
             load.pct(0.5) - built.pct(0.5)
         );
     }
-}
-
-/// Proportional set size (KiB) of a process: its RSS with shared pages split among their sharers.
-fn pss_kib(pid: u32) -> u64 {
-    std::fs::read_to_string(format!("/proc/{pid}/smaps_rollup"))
-        .ok()
-        .and_then(|s| {
-            s.lines()
-                .find(|l| l.starts_with("Pss:"))
-                .and_then(|l| l.split_whitespace().nth(1)?.parse().ok())
-        })
-        .unwrap_or(0)
-}
-
-/// Processes whose parent chain leads to this one.
-fn descendants() -> Vec<u32> {
-    let me = std::process::id();
-    let parents: Vec<(u32, u32)> = std::fs::read_dir("/proc")
-        .into_iter()
-        .flatten()
-        .filter_map(|e| e.ok()?.file_name().to_str()?.parse::<u32>().ok())
-        .filter_map(|pid| {
-            let stat = std::fs::read_to_string(format!("/proc/{pid}/stat")).ok()?;
-            let ppid = stat[stat.rfind(')')? + 2..]
-                .split_whitespace()
-                .nth(1)?
-                .parse()
-                .ok()?;
-            Some((pid, ppid))
-        })
-        .collect();
-    let mut found = vec![me];
-    let mut grew = true;
-    while grew {
-        grew = false;
-        for (pid, ppid) in &parents {
-            if found.contains(ppid) && !found.contains(pid) {
-                found.push(*pid);
-                grew = true;
-            }
-        }
-    }
-    found.retain(|p| *p != me);
-    found
 }
 
 /// Memory of an idle session: what 20 sessions (each after `x = 1`) add, divided by 20.

@@ -186,17 +186,15 @@ impl Toolplane {
         code: &str,
         inputs: Option<Map<String, Value>>,
     ) -> Result<ExecutionResult, Error> {
-        let (engine, bridge, config) = (
-            self.engine.clone(),
-            self.bridge.clone(),
-            self.config.clone(),
-        );
-        let code = code.to_string();
-        tokio::task::spawn_blocking(move || {
-            execute_on(&engine, &bridge, &config, false, &code, inputs)
-        })
+        execute_on_blocking_pool(
+            &self.engine,
+            &self.bridge,
+            &self.config,
+            false,
+            code,
+            inputs,
+        )
         .await
-        .map_err(|e| Error::Async(e.to_string()))?
     }
 
     /// A persistent session: one VM whose variables survive across its runs, sharing this runtime's
@@ -251,17 +249,7 @@ impl Session {
         code: &str,
         inputs: Option<Map<String, Value>>,
     ) -> Result<ExecutionResult, Error> {
-        let (engine, bridge, config) = (
-            self.engine.clone(),
-            self.bridge.clone(),
-            self.config.clone(),
-        );
-        let code = code.to_string();
-        tokio::task::spawn_blocking(move || {
-            execute_on(&engine, &bridge, &config, true, &code, inputs)
-        })
-        .await
-        .map_err(|e| Error::Async(e.to_string()))?
+        execute_on_blocking_pool(&self.engine, &self.bridge, &self.config, true, code, inputs).await
     }
 
     /// Clears the session's variables now; saved results and artifacts are unaffected.
@@ -368,6 +356,28 @@ fn effective_isolation(config: &Config) -> Isolation {
     config.toolplane.isolation.unwrap_or(Isolation::InProcess)
 }
 
+/// [`execute_on`] on tokio's blocking pool, so an async caller's executor thread never blocks.
+async fn execute_on_blocking_pool(
+    engine: &Arc<Engine>,
+    bridge: &Bridge,
+    config: &Config,
+    session: bool,
+    code: &str,
+    inputs: Option<Map<String, Value>>,
+) -> Result<ExecutionResult, Error> {
+    let (engine, bridge, config, code) = (
+        engine.clone(),
+        bridge.clone(),
+        config.clone(),
+        code.to_string(),
+    );
+    tokio::task::spawn_blocking(move || {
+        execute_on(&engine, &bridge, &config, session, &code, inputs)
+    })
+    .await
+    .map_err(|e| Error::Async(e.to_string()))?
+}
+
 fn execute_on(
     engine: &Engine,
     bridge: &Bridge,
@@ -378,6 +388,7 @@ fn execute_on(
 ) -> Result<ExecutionResult, Error> {
     let inputs = inputs.unwrap_or_default();
     let bindings = bindings(bridge, &inputs)?;
+    // After the bindings check (a collision is an `Err` whatever the size), before anything is sent.
     if code.len() > config.limits.max_snippet_bytes {
         return Ok(ExecutionResult::failed(
             "ValueError",

@@ -7,9 +7,15 @@ use std::path::Path;
 use toolplane::{Config, Toolplane};
 
 fn regressions(target: &str) -> Vec<Vec<u8>> {
-    let dir = Path::new(env!("CARGO_MANIFEST_DIR"))
-        .join("fuzz/regressions")
-        .join(target);
+    files_in(
+        &Path::new(env!("CARGO_MANIFEST_DIR"))
+            .join("fuzz/regressions")
+            .join(target),
+    )
+}
+
+/// The files of `dir` (none if it is missing), in a fixed order.
+fn files_in(dir: &Path) -> Vec<Vec<u8>> {
     let mut inputs: Vec<Vec<u8>> = std::fs::read_dir(dir)
         .map(|entries| {
             entries
@@ -159,8 +165,11 @@ fn snippets_end_as_results() {
         "\"\"\"",
         "9",
     ];
+    // The example snippets are the fuzzer's seed corpus too.
+    let examples = Path::new(env!("CARGO_MANIFEST_DIR")).join("examples/snippets");
     let mut snippets: Vec<String> = regressions("snippet")
         .into_iter()
+        .chain(files_in(&examples))
         .filter_map(|b| String::from_utf8(b).ok())
         .collect();
     for data in corpus(400, 16, 0xda94_2042_e4dd_58b5) {

@@ -69,6 +69,17 @@ async fn execute(client: &Client, code: &str, inputs: Value) -> Value {
     structured
 }
 
+/// A snippet's `save_result` gets the disabled store's `ValueError`.
+async fn assert_results_store_refuses(client: &Client) {
+    let refused = execute(
+        client,
+        "try:\n    await save_result(1)\nexcept ValueError as e:\n    return str(e)",
+        Value::Null,
+    )
+    .await;
+    assert_eq!(refused["value"], "results store is disabled");
+}
+
 fn text_of(result: &CallToolResult) -> String {
     result.content[0].as_text().expect("text").text.clone()
 }
@@ -277,13 +288,7 @@ async fn a_disabled_store_has_no_template_and_says_so() {
         template_names(&client).await,
         ["toolplane://artifacts/{handle}"]
     );
-    let refused = execute(
-        &client,
-        "try:\n    await save_result(1)\nexcept ValueError as e:\n    return str(e)",
-        Value::Null,
-    )
-    .await;
-    assert_eq!(refused["value"], "results store is disabled");
+    assert_results_store_refuses(&client).await;
     // Session off: nothing survives between runs.
     execute(&client, "x = 1", Value::Null).await;
     let gone = execute(&client, "return x", Value::Null).await;
@@ -538,11 +543,5 @@ async fn library_http_server_disables_stores_itself() {
     );
     let client = in_memory(server).await;
     assert!(template_names(&client).await.is_empty());
-    let refused = execute(
-        &client,
-        "try:\n    await save_result(1)\nexcept ValueError as e:\n    return str(e)",
-        Value::Null,
-    )
-    .await;
-    assert_eq!(refused["value"], "results store is disabled");
+    assert_results_store_refuses(&client).await;
 }

@@ -9,46 +9,9 @@ use std::time::{Duration, Instant};
 use serde_json::json;
 use toolplane::{Config, Isolation, Toolplane};
 
-fn rss_kib() -> u64 {
-    std::fs::read_to_string("/proc/self/status")
-        .ok()
-        .and_then(|s| {
-            s.lines()
-                .find(|l| l.starts_with("VmRSS:"))
-                .and_then(|l| l.split_whitespace().nth(1)?.parse().ok())
-        })
-        .unwrap_or(0)
-}
-
-/// Every process whose parent chain leads to this one.
-fn descendants() -> Vec<i32> {
-    let me = std::process::id() as i32;
-    let parents: Vec<(i32, i32)> = std::fs::read_dir("/proc")
-        .unwrap()
-        .filter_map(|e| e.ok()?.file_name().to_str()?.parse::<i32>().ok())
-        .filter_map(|pid| {
-            let stat = std::fs::read_to_string(format!("/proc/{pid}/stat")).ok()?;
-            // The command may hold spaces or parentheses: the fields after the last ')' are fixed.
-            let rest = &stat[stat.rfind(')')? + 2..];
-            let ppid = rest.split_whitespace().nth(1)?.parse().ok()?;
-            let state = rest.split_whitespace().next()?;
-            (state != "Z").then_some((pid, ppid))
-        })
-        .collect();
-    let mut found = vec![me];
-    let mut grew = true;
-    while grew {
-        grew = false;
-        for (pid, ppid) in &parents {
-            if found.contains(ppid) && !found.contains(pid) {
-                found.push(*pid);
-                grew = true;
-            }
-        }
-    }
-    found.retain(|p| *p != me);
-    found
-}
+#[path = "support/procfs.rs"]
+mod procfs;
+use procfs::{descendants, rss_kib};
 
 fn soak(runs: usize) {
     let mut config = Config::default();
@@ -162,7 +125,7 @@ fn soak(runs: usize) {
     }
     assert_eq!(
         descendants(),
-        Vec::<i32>::new(),
+        Vec::<u32>::new(),
         "worker processes left behind"
     );
     assert!(!artifact_dir.exists(), "artifact directory left behind");

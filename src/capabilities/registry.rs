@@ -327,7 +327,8 @@ pub enum RegistryError {
 /// ```
 #[derive(Debug)]
 pub struct Registry {
-    entries: RwLock<Vec<Capability>>,
+    /// Shared so that a call takes a reference, not a copy of the schema and description.
+    entries: RwLock<Vec<Arc<Capability>>>,
 }
 
 impl Default for Registry {
@@ -366,7 +367,7 @@ impl Registry {
             ),
         ];
         Self {
-            entries: RwLock::new(entries),
+            entries: RwLock::new(entries.into_iter().map(Arc::new).collect()),
         }
     }
 
@@ -377,18 +378,22 @@ impl Registry {
         if entries.iter().any(|c| c.name == capability.name) {
             return Err(RegistryError::Duplicate(capability.name));
         }
-        entries.push(capability);
+        entries.push(Arc::new(capability));
         Ok(())
     }
 
-    /// The capability with this canonical name (hidden ones included).
-    pub fn get(&self, name: &str) -> Option<Capability> {
+    fn find(&self, name: &str) -> Option<Arc<Capability>> {
         self.entries
             .read()
             .unwrap_or_else(|e| e.into_inner())
             .iter()
             .find(|c| c.name == name)
             .cloned()
+    }
+
+    /// The capability with this canonical name (hidden ones included).
+    pub fn get(&self, name: &str) -> Option<Capability> {
+        self.find(name).map(|c| (*c).clone())
     }
 
     /// Every capability that is not hidden, in registration order.
@@ -398,17 +403,15 @@ impl Registry {
             .unwrap_or_else(|e| e.into_inner())
             .iter()
             .filter(|c| !c.hidden)
-            .cloned()
+            .map(|c| (**c).clone())
             .collect()
     }
 
     /// Flat Python name → canonical name, for the visible capabilities with identifier aliases.
     pub fn callable_namespace(&self) -> Vec<(String, String)> {
-        let mut seen = std::collections::HashSet::new();
-        self.visible()
-            .iter()
-            .filter_map(|c| c.python_alias().map(|a| (a.to_string(), c.name.clone())))
-            .filter(|(a, _)| seen.insert(a.clone()))
+        self.bindable()
+            .into_iter()
+            .map(|(alias, name, _)| (alias, name))
             .collect()
     }
 
@@ -437,7 +440,7 @@ impl Registry {
     /// Starts a call: a blocking tool answers now (a panic becomes a `RuntimeError`), an async one
     /// hands back its future. A `TypeError` from the tool gets the capability's call shape appended.
     pub(crate) fn invoke(&self, name: &str, params: Value) -> Invocation {
-        let Some(capability) = self.get(name) else {
+        let Some(capability) = self.find(name) else {
             return Invocation::Ready(Err(unknown_capability(name)));
         };
         match &capability.handler {
@@ -519,13 +522,15 @@ fn panicked(name: &str, what: String) -> HostError {
     ))
 }
 
-/// A tool's `TypeError` (bad arguments) tells the snippet how to call it.
+/// A tool's `TypeError` (bad arguments) tells the snippet how to call it (the shape cached at
+/// registration).
 fn with_call_shape(error: HostError, capability: &Capability) -> HostError {
-    if error.base != super::BuiltinBase::TypeError {
-        return error;
+    match &capability.shape {
+        Some(shape) if error.base == super::BuiltinBase::TypeError => {
+            HostError::type_error(format!("{}; call it as {shape}", error.message))
+        }
+        _ => error,
     }
-    let shape = super::call_shape(capability, crate::RESERVED_NAMES);
-    HostError::type_error(format!("{}; call it as {shape}", error.message))
 }
 
 /// The `LookupError` for a name nobody registered.

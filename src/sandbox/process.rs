@@ -656,7 +656,6 @@ fn drive(
     // replies share so frames never interleave, and which is closed when the run ends (a late answer
     // must not reach the next run of a session).
     let late_writer: Arc<Mutex<Option<UnixStream>>> = Arc::new(Mutex::new(None));
-    let writer = late_writer.clone();
     let _close_late_writer = CloseOnDrop(late_writer.clone());
     if let Err(e) = protocol::send(
         &line.stream,
@@ -689,10 +688,13 @@ fn drive(
                 },
                 _,
             )) => {
-                if lock(&writer).is_none() {
-                    match line.stream.try_clone() {
-                        Ok(clone) => *lock(&writer) = Some(clone),
-                        Err(e) => return Drive::Died(e),
+                {
+                    let mut shared = lock(&late_writer);
+                    if shared.is_none() {
+                        match line.stream.try_clone() {
+                            Ok(clone) => *shared = Some(clone),
+                            Err(e) => return Drive::Died(e),
+                        }
                     }
                 }
                 let late = late_writer.clone();
@@ -702,7 +704,7 @@ fn drive(
                     }
                 });
                 if let Some(reply) = answered {
-                    let guard = lock(&writer);
+                    let guard = lock(&late_writer);
                     let sent =
                         protocol::send(&line.stream, &ToChild::Reply { ticket, reply }, None);
                     drop(guard);
@@ -734,12 +736,7 @@ fn drive(
             }
             Ok((FromChild::Standby { pid }, Some(fd))) => on_standby(pid, fd),
             Ok((FromChild::Standby { .. }, None)) => {}
-            Err(e)
-                if matches!(
-                    e.kind(),
-                    io::ErrorKind::WouldBlock | io::ErrorKind::TimedOut
-                ) =>
-            {
+            Err(e) if is_timeout(&e) => {
                 kill(line.pid);
                 return Drive::Killed;
             }
