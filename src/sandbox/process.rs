@@ -139,7 +139,10 @@ impl Zygote {
             UnixStream::pair().map_err(|e| format!("socketpair failed: {e}"))?;
         protocol::send(
             &host_end,
-            &ToZygote::Fork { session: false },
+            &ToZygote::Fork {
+                session: false,
+                waiting: true,
+            },
             Some(first_child.as_raw_fd()),
         )
         .map_err(|e| format!("could not reach the worker {}: {e}", exe.display()))?;
@@ -206,13 +209,13 @@ impl Zygote {
         lock(&self.state).dead
     }
 
-    /// Asks the zygote for a child serving a new socket.
-    fn fork(&self, session: bool) -> io::Result<ChildLine> {
+    /// Asks the zygote for a child serving a new socket; `waiting`: a run waits for it.
+    fn fork(&self, session: bool, waiting: bool) -> io::Result<ChildLine> {
         let (host_end, child_end) = UnixStream::pair()?;
         let control = lock(&self.control);
         protocol::send(
             &control.0,
-            &ToZygote::Fork { session },
+            &ToZygote::Fork { session, waiting },
             Some(child_end.as_raw_fd()),
         )?;
         drop(child_end);
@@ -231,7 +234,7 @@ impl Zygote {
         let pooled = lock(&self.pool).pop_front();
         match pooled {
             Some(line) => Ok(line),
-            None => self.fork(false),
+            None => self.fork(false, true),
         }
     }
 
@@ -321,7 +324,7 @@ fn keep_pool_filled(zygote: Weak<Zygote>, wake: mpsc::Receiver<()>) {
             if zygote.is_dead() || lock(&zygote.pool).len() >= POOL_SIZE {
                 break;
             }
-            match zygote.fork(false) {
+            match zygote.fork(false, false) {
                 Ok(line) => lock(&zygote.pool).push_back(line),
                 Err(_) => break,
             }
@@ -507,7 +510,7 @@ fn run_session(
     }
     let lines = match slot {
         Some(lines) => lines,
-        None => match zygote.fork(true) {
+        None => match zygote.fork(true, true) {
             Ok(holder) => slot.insert(SessionLines {
                 holder,
                 standby: None,

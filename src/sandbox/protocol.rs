@@ -16,7 +16,7 @@ use crate::capabilities::HostError;
 use crate::execution::ExecutionResult;
 
 /// Bumped when the messages change: the host refuses a worker that speaks another version.
-pub(crate) const PROTOCOL_VERSION: u32 = 1;
+pub(crate) const PROTOCOL_VERSION: u32 = 2;
 
 /// Frames larger than this are refused: a bound on what a misbehaving worker can make the host allocate.
 const MAX_FRAME_BYTES: usize = 1 << 30;
@@ -25,7 +25,9 @@ const MAX_FRAME_BYTES: usize = 1 << 30;
 #[derive(Debug, Serialize, Deserialize)]
 pub(crate) enum ToZygote {
     /// Fork a child that serves the socket sent with this frame: one fresh run, or a session.
-    Fork { session: bool },
+    /// `waiting`: a run waits for this child, which must not pre-warm first (the run takes the same
+    /// page faults itself, and fewer of them).
+    Fork { session: bool, waiting: bool },
 }
 
 /// Zygote → host.
