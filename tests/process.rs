@@ -83,11 +83,52 @@ fn every_run_starts_fresh() {
 #[test]
 fn random_numbers_differ_between_children() {
     let rt = runtime();
-    let draw = "import random\nreturn random.random()";
-    let a = ok(rt.execute(draw, None).unwrap());
-    let b = ok(rt.execute(draw, None).unwrap());
-    let c = ok(rt.execute(draw, None).unwrap());
-    assert!(a != b || b != c, "three children drew {a} {b} {c}");
+    // `random` is imported in the zygote (by `statistics`): each child must reseed its copy.
+    let draw =
+        "import random, uuid\nreturn [random.random(), random.getrandbits(64), str(uuid.uuid4())]";
+    let draws: Vec<serde_json::Value> = (0..10)
+        .map(|_| ok(rt.execute(draw, None).unwrap()))
+        .collect();
+    for (i, what) in ["random.random()", "random.getrandbits(64)", "uuid.uuid4()"]
+        .iter()
+        .enumerate()
+    {
+        let distinct: std::collections::HashSet<String> =
+            draws.iter().map(|d| d[i].to_string()).collect();
+        assert_eq!(
+            distinct.len(),
+            10,
+            "children drew the same {what}: {draws:?}"
+        );
+    }
+}
+
+/// Runs from several threads at once drain the pool faster than it refills: each still gets a child
+/// of its own (nothing left by another run, its own random draw) and its own answer.
+#[test]
+fn concurrent_fresh_runs_each_get_a_fresh_child() {
+    let rt = runtime();
+    let draws = std::sync::Mutex::new(std::collections::HashSet::new());
+    std::thread::scope(|scope| {
+        for thread in 0..4 {
+            let (rt, draws) = (&rt, &draws);
+            scope.spawn(move || {
+                for run in 0..25 {
+                    let code = format!(
+                        "assert 'leftover' not in globals()\nleftover = 1\nimport random\n\
+                         return [{thread}, {run}, random.random()]"
+                    );
+                    let value = ok(rt.execute(&code, None).unwrap());
+                    assert_eq!(
+                        (value[0].clone(), value[1].clone()),
+                        (json!(thread), json!(run))
+                    );
+                    draws.lock().unwrap().insert(value[2].to_string());
+                }
+            });
+        }
+    });
+    assert_eq!(draws.lock().unwrap().len(), 100, "a child served two runs");
 }
 
 #[test]

@@ -92,8 +92,17 @@ struct Zygote {
     control: Mutex<(UnixStream, mpsc::Receiver<i32>)>,
     state: Mutex<ZygoteState>,
     exited: Condvar,
-    pool: Mutex<VecDeque<ChildLine>>,
+    pool: Mutex<Pool>,
+    /// Signalled when the pool gains a child or its refill ends.
+    pool_changed: Condvar,
     refill: Mutex<Option<mpsc::Sender<()>>>,
+}
+
+/// Idle pre-forked children, and whether a refill is under way.
+#[derive(Default)]
+struct Pool {
+    ready: VecDeque<ChildLine>,
+    refilling: bool,
 }
 
 /// The host's end of one child.
@@ -187,7 +196,11 @@ impl Zygote {
             control: Mutex::new((host_end, forked_rx)),
             state: Mutex::new(ZygoteState::default()),
             exited: Condvar::new(),
-            pool: Mutex::new(first.into_iter().collect()),
+            pool: Mutex::new(Pool {
+                ready: first.into_iter().collect(),
+                refilling: false,
+            }),
+            pool_changed: Condvar::new(),
             refill: Mutex::new(None),
         });
         let weak = Arc::downgrade(&zygote);
@@ -229,19 +242,37 @@ impl Zygote {
         })
     }
 
-    /// An idle pre-warmed child, or a new one.
+    /// An idle pre-warmed child, or a new one. While a refill is under way its next child is taken
+    /// rather than a fork of our own: that request would queue behind the refill's, and a run waiting
+    /// back to back would wait for two forks.
     fn take_fresh_child(&self) -> io::Result<ChildLine> {
-        let pooled = lock(&self.pool).pop_front();
-        match pooled {
-            Some(line) => Ok(line),
-            None => self.fork(false, true),
+        let deadline = Instant::now() + FORK_TIMEOUT;
+        let mut pool = lock(&self.pool);
+        loop {
+            if let Some(line) = pool.ready.pop_front() {
+                return Ok(line);
+            }
+            let now = Instant::now();
+            if !pool.refilling || now >= deadline || self.is_dead() {
+                break;
+            }
+            pool = self
+                .pool_changed
+                .wait_timeout(pool, deadline - now)
+                .unwrap_or_else(|e| e.into_inner())
+                .0;
         }
+        drop(pool);
+        self.fork(false, true)
     }
 
     /// Tops the pool up in the background (called after a run, so refills never compete with one).
     fn refill_pool(&self) {
         if let Some(tx) = lock(&self.refill).as_ref() {
-            let _ = tx.send(());
+            lock(&self.pool).refilling = true;
+            if tx.send(()).is_err() {
+                lock(&self.pool).refilling = false;
+            }
         }
     }
 
@@ -317,18 +348,23 @@ fn read_control(reader: UnixStream, forked: mpsc::Sender<i32>, zygote: Weak<Zygo
 
 fn keep_pool_filled(zygote: Weak<Zygote>, wake: mpsc::Receiver<()>) {
     while wake.recv().is_ok() {
+        let Some(zygote) = zygote.upgrade() else {
+            return;
+        };
         loop {
-            let Some(zygote) = zygote.upgrade() else {
-                return;
-            };
-            if zygote.is_dead() || lock(&zygote.pool).len() >= POOL_SIZE {
+            if zygote.is_dead() || lock(&zygote.pool).ready.len() >= POOL_SIZE {
                 break;
             }
             match zygote.fork(false, false) {
-                Ok(line) => lock(&zygote.pool).push_back(line),
+                Ok(line) => {
+                    lock(&zygote.pool).ready.push_back(line);
+                    zygote.pool_changed.notify_one();
+                }
                 Err(_) => break,
             }
         }
+        lock(&zygote.pool).refilling = false;
+        zygote.pool_changed.notify_all();
     }
 }
 

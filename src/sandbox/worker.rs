@@ -330,6 +330,7 @@ fn child_main(
     // The thread-local RNG state was copied from the zygote: without a reseed every child would draw
     // the same numbers (fork-notes.md, pitfall 1).
     let _ = rand::rng().reseed();
+    reseed_random_module(sandbox);
     let line = line.into_raw_fd();
     // Close everything but stdio and our line (RLIMIT_NOFILE below keeps it that way).
     // SAFETY: close_range over descriptors this child does not use.
@@ -352,6 +353,23 @@ fn child_main(
         }
         serve_fresh(sandbox, stream, base);
     }
+}
+
+/// Reseeds the `random` module's shared generator when the zygote imported it (`statistics` does):
+/// its Mersenne Twister state is a copy of the zygote's, so every child would otherwise draw the same
+/// sequence. The zygote never runs a snippet, so `random.seed` here is the module's own.
+fn reseed_random_module(sandbox: &SandboxVm) {
+    sandbox.interp.enter(|vm| {
+        let random = vm
+            .sys_module
+            .get_attr("modules", vm)
+            .and_then(|modules| modules.get_item("random", vm));
+        if let Ok(random) = random {
+            let _ = random
+                .get_attr("seed", vm)
+                .and_then(|seed| seed.call((), vm));
+        }
+    });
 }
 
 /// Whether `stream` has data waiting.
