@@ -33,7 +33,7 @@ fn write_value(out: &mut String, value: &serde_json::Value) {
             (_, _, Some(f)) => out.push_str(&py_float_repr(f)),
             _ => out.push_str("null"),
         },
-        Value::String(s) => write_str(out, s.chars().map(u32::from)),
+        Value::String(s) => write_text(out, s),
         Value::Array(items) => {
             out.push('[');
             for (i, item) in items.iter().enumerate() {
@@ -64,30 +64,63 @@ fn write_value(out: &mut String, value: &serde_json::Value) {
 pub fn write_str(out: &mut String, code_points: impl Iterator<Item = u32>) {
     out.push('"');
     for cp in code_points {
-        match cp {
-            0x22 => out.push_str("\\\""),
-            0x5c => out.push_str("\\\\"),
-            0x0a => out.push_str("\\n"),
-            0x0d => out.push_str("\\r"),
-            0x09 => out.push_str("\\t"),
-            0x08 => out.push_str("\\b"),
-            0x0c => out.push_str("\\f"),
-            0x20..=0x7e => out.push(cp as u8 as char),
-            0x10000.. => {
-                let v = cp - 0x10000;
-                let _ = write!(
-                    out,
-                    "\\u{:04x}\\u{:04x}",
-                    0xd800 + (v >> 10),
-                    0xdc00 + (v & 0x3ff)
-                );
-            }
-            _ => {
-                let _ = write!(out, "\\u{cp:04x}");
-            }
-        }
+        write_code_point(out, cp);
     }
     out.push('"');
+}
+
+/// [`write_str`] for text that is valid UTF-8 (no lone surrogates): runs of printable ASCII, the bulk
+/// of most data, are copied whole.
+///
+/// ```
+/// let mut out = String::new();
+/// toolplane::canonical::write_text(&mut out, "a\"é\n");
+/// assert_eq!(out, r#""a\"\u00e9\n""#);
+/// ```
+pub fn write_text(out: &mut String, text: &str) {
+    out.reserve(text.len() + 2);
+    out.push('"');
+    let bytes = text.as_bytes();
+    let (mut plain_from, mut at) = (0, 0);
+    while at < bytes.len() {
+        if matches!(bytes[at], 0x20..=0x7e) && !matches!(bytes[at], b'"' | b'\\') {
+            at += 1;
+            continue;
+        }
+        out.push_str(&text[plain_from..at]);
+        // `at` starts a character: every byte before it in this loop was ASCII or a whole character.
+        let ch = text[at..].chars().next().unwrap_or('\u{fffd}');
+        write_code_point(out, u32::from(ch));
+        at += ch.len_utf8();
+        plain_from = at;
+    }
+    out.push_str(&text[plain_from..]);
+    out.push('"');
+}
+
+fn write_code_point(out: &mut String, cp: u32) {
+    match cp {
+        0x22 => out.push_str("\\\""),
+        0x5c => out.push_str("\\\\"),
+        0x0a => out.push_str("\\n"),
+        0x0d => out.push_str("\\r"),
+        0x09 => out.push_str("\\t"),
+        0x08 => out.push_str("\\b"),
+        0x0c => out.push_str("\\f"),
+        0x20..=0x7e => out.push(cp as u8 as char),
+        0x10000.. => {
+            let v = cp - 0x10000;
+            let _ = write!(
+                out,
+                "\\u{:04x}\\u{:04x}",
+                0xd800 + (v >> 10),
+                0xdc00 + (v & 0x3ff)
+            );
+        }
+        _ => {
+            let _ = write!(out, "\\u{cp:04x}");
+        }
+    }
 }
 
 /// Python's `repr(float)` for a finite float: the shortest digits that round-trip, in fixed notation

@@ -10,7 +10,7 @@ use std::collections::{HashMap, HashSet};
 use rustpython_vm::builtins::{PyBaseExceptionRef, PyDict, PyFloat, PyInt, PyList, PyStr, PyTuple};
 use rustpython_vm::{AsObject, PyObject, PyObjectRef, PyRef, PyResult, VirtualMachine};
 
-use crate::canonical::{py_float_repr, write_str};
+use crate::canonical::{py_float_repr, write_str, write_text};
 
 /// Deepest nesting accepted in either direction.
 pub(crate) const MAX_JSON_DEPTH: usize = 512;
@@ -224,7 +224,10 @@ impl Writer<'_> {
             write_str(&mut self.out, replaced);
             return Ok(());
         }
-        write_str(&mut self.out, s.as_wtf8().code_points().map(|c| c.to_u32()));
+        match s.to_str() {
+            Some(text) => write_text(&mut self.out, text),
+            None => write_str(&mut self.out, s.as_wtf8().code_points().map(|c| c.to_u32())),
+        }
         Ok(())
     }
 
@@ -255,7 +258,7 @@ impl Writer<'_> {
         } else {
             return Err(ToJsonError::BadKey(type_name(key)));
         };
-        write_str(&mut self.out, text.chars().map(u32::from));
+        write_text(&mut self.out, &text);
         Ok(())
     }
 
@@ -272,7 +275,7 @@ impl Writer<'_> {
                     .downcast_ref::<PyStr>()
                     .map(|s| s.to_string())
                     .unwrap_or_default();
-                write_str(&mut self.out, iso.chars().map(u32::from));
+                write_text(&mut self.out, &iso);
                 Ok(())
             }
             (Some("_toolplane"), "ToolCall") => {
@@ -491,36 +494,31 @@ impl<'a> Parser<'a> {
         int_type.call((digits,), vm)
     }
 
+    /// Moves to the next `"` or `\` (or the end), skipping plain text a vector at a time.
+    fn skip_plain(&mut self) {
+        self.pos += memchr::memchr2(b'"', b'\\', &self.bytes[self.pos..])
+            .unwrap_or(self.bytes.len() - self.pos);
+    }
+
     fn string(&mut self) -> PyResult<Text<'a>> {
         self.pos += 1; // opening quote
-        let bytes = self.bytes;
         let start = self.pos;
-        while let Some(&b) = bytes.get(self.pos) {
-            match b {
-                b'"' => {
-                    // Both ends sit next to an ASCII quote: char boundaries of the input.
-                    let text = self
-                        .text
-                        .get(start..self.pos)
-                        .ok_or_else(|| self.error("bad UTF-8"))?;
-                    self.pos += 1;
-                    return Ok(Text::Borrowed(text));
-                }
-                b'\\' => break,
-                _ => self.pos += 1,
-            }
+        self.skip_plain();
+        if self.bytes.get(self.pos) == Some(&b'"') {
+            // Both ends sit next to an ASCII quote: char boundaries of the input.
+            let text = self
+                .text
+                .get(start..self.pos)
+                .ok_or_else(|| self.error("bad UTF-8"))?;
+            self.pos += 1;
+            return Ok(Text::Borrowed(text));
         }
         // Escapes: build the text, starting from the plain run already scanned.
         self.pos = start;
         let mut out = String::new();
         loop {
             let start = self.pos;
-            while let Some(&b) = self.bytes.get(self.pos) {
-                if b == b'"' || b == b'\\' {
-                    break;
-                }
-                self.pos += 1;
-            }
+            self.skip_plain();
             out.push_str(
                 self.text
                     .get(start..self.pos)
