@@ -318,12 +318,43 @@ fn run_direct(
     )
 }
 
-/// Runs one snippet in a fresh interpreter on the current thread (which must have a large stack).
-pub(crate) fn run_fresh(request: RunRequest) -> RunReply {
+/// A fresh interpreter built ahead of its run, while the sandbox thread was idle: a fresh run then
+/// waits for its snippet only, not for the ~10 ms build. No run has touched it.
+struct SpareVm {
+    recursion_limit: usize,
+    sandbox: interpreter::SandboxVm,
+}
+
+impl SpareVm {
+    fn build(recursion_limit: usize) -> Option<Self> {
+        let sandbox = interpreter::build(recursion_limit).ok()?;
+        Some(Self {
+            recursion_limit,
+            sandbox,
+        })
+    }
+}
+
+/// Runs one snippet in a fresh interpreter on the current thread (which must have a large stack): the
+/// spare one if it was built with this run's recursion limit, else a new one. Returns the reply and the
+/// used interpreter, which the caller finalizes after replying.
+fn run_fresh(
+    request: RunRequest,
+    spare: Option<SpareVm>,
+) -> (RunReply, Option<interpreter::SandboxVm>) {
     let started = Instant::now();
-    let sandbox = match interpreter::build(request.spec.limits.recursion_limit) {
-        Ok(vm) => vm,
-        Err(text) => return build_failure(started, &text),
+    let recursion_limit = request.spec.limits.recursion_limit;
+    let sandbox = match spare {
+        Some(spare) if spare.recursion_limit == recursion_limit => spare.sandbox,
+        other => {
+            if let Some(unfit) = other {
+                unfit.sandbox.interp.finalize(None);
+            }
+            match interpreter::build(recursion_limit) {
+                Ok(vm) => vm,
+                Err(text) => return (build_failure(started, &text), None),
+            }
+        }
     };
     let interp = &sandbox.interp;
     let teardown = || {
@@ -331,8 +362,7 @@ pub(crate) fn run_fresh(request: RunRequest) -> RunReply {
     };
     let (mut reply, _) = run_direct(&sandbox, request, None, snippet::Mode::Fresh, teardown);
     reply.result.duration_ms = started.elapsed().as_secs_f64() * 1000.0;
-    sandbox.interp.finalize(None);
-    reply
+    (reply, Some(sandbox))
 }
 
 /// A session's VM and the namespace that persists across its runs.
@@ -451,6 +481,7 @@ impl InProcessEngine {
             .stack_size(SANDBOX_STACK_BYTES)
             .spawn(move || {
                 let mut session: Option<SessionVm> = None;
+                let mut spare: Option<SpareVm> = None;
                 // Stays awake briefly between jobs: a caller's next run often follows at once.
                 while let Ok(job) = receive_soon(&rx, IDLE_SPIN) {
                     let (request, reply) = match job {
@@ -462,27 +493,36 @@ impl InProcessEngine {
                             continue;
                         }
                     };
+                    let recursion_limit = request.spec.limits.recursion_limit;
                     let outcome = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| match kind {
-                        WorkerKind::Fresh => run_fresh(request),
-                        WorkerKind::Session => run_session(&mut session, request),
+                        WorkerKind::Fresh => run_fresh(request, spare.take()),
+                        WorkerKind::Session => (run_session(&mut session, request), None),
                     }));
                     if outcome.is_err() {
                         // A VM that panicked mid-run is not trusted again.
                         session = None;
                     }
-                    let reply_value = outcome.unwrap_or_else(|panic| {
+                    let (reply_value, used) = outcome.unwrap_or_else(|panic| {
                         let what = panic
                             .downcast_ref::<&str>()
                             .map(|s| s.to_string())
                             .or_else(|| panic.downcast_ref::<String>().cloned())
                             .unwrap_or_default();
                         externals::end_run();
-                        failed_reply(
+                        let reply = failed_reply(
                             "SandboxCrashedError",
                             format!("the sandbox failed inside the VM ({what}); host-side effects of this run stand"),
-                        )
+                        );
+                        (reply, None)
                     });
                     let _ = reply.send(reply_value);
+                    // After the reply, off the caller's path: the used VM goes, the next run's comes.
+                    if let Some(used) = used {
+                        used.interp.finalize(None);
+                    }
+                    if kind == WorkerKind::Fresh && spare.is_none() {
+                        spare = SpareVm::build(recursion_limit);
+                    }
                 }
             })?;
         Ok(tx)
