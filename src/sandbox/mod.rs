@@ -524,6 +524,9 @@ impl InProcessEngine {
                         spare = SpareVm::build(recursion_limit);
                     }
                 }
+                if let Some(unused) = spare {
+                    unused.sandbox.interp.finalize(None);
+                }
             })?;
         Ok(tx)
     }
