@@ -292,6 +292,10 @@ fn memory() {
         let runtime = runtime(isolation);
         must_run(&runtime, "return 0");
         let total = || -> u64 {
+            // Earlier sections (the 8 MiB store runs) leave freed heap that glibc may hand back
+            // mid-measurement: a shrinking host once hid the sessions' growth. Trim first.
+            // SAFETY: malloc_trim only returns free heap memory to the system.
+            unsafe { libc::malloc_trim(0) };
             pss_kib(std::process::id()) + descendants().into_iter().map(pss_kib).sum::<u64>()
         };
         std::thread::sleep(Duration::from_millis(300));
