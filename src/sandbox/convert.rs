@@ -202,32 +202,29 @@ impl Writer<'_> {
 
     /// A str: strictly, valid Unicode only; a return value gets U+FFFD for a lone surrogate.
     fn text(&mut self, s: &PyStr) -> Result<(), ToJsonError> {
-        if s.to_str().is_none() {
-            let lone = s
-                .as_wtf8()
-                .code_points()
-                .map(|c| c.to_u32())
-                .find(|c| (0xd800..0xe000).contains(c));
-            if self.mode != Mode::ReturnValue
-                && let Some(c) = lone
-            {
-                return Err(ToJsonError::LoneSurrogate(c));
-            }
-            let replaced = s.as_wtf8().code_points().map(|c| {
-                let c = c.to_u32();
-                if (0xd800..0xe000).contains(&c) {
-                    0xfffd
-                } else {
-                    c
-                }
-            });
-            write_str(&mut self.out, replaced);
+        if let Some(text) = s.to_str() {
+            write_text(&mut self.out, text);
             return Ok(());
         }
-        match s.to_str() {
-            Some(text) => write_text(&mut self.out, text),
-            None => write_str(&mut self.out, s.as_wtf8().code_points().map(|c| c.to_u32())),
+        let lone = s
+            .as_wtf8()
+            .code_points()
+            .map(|c| c.to_u32())
+            .find(|c| (0xd800..0xe000).contains(c));
+        if self.mode != Mode::ReturnValue
+            && let Some(c) = lone
+        {
+            return Err(ToJsonError::LoneSurrogate(c));
         }
+        let replaced = s.as_wtf8().code_points().map(|c| {
+            let c = c.to_u32();
+            if (0xd800..0xe000).contains(&c) {
+                0xfffd
+            } else {
+                c
+            }
+        });
+        write_str(&mut self.out, replaced);
         Ok(())
     }
 

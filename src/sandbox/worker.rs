@@ -348,7 +348,7 @@ fn child_main(
         serve_session(sandbox, stream, base);
     } else {
         // Pre-warm only while idle: when the run is already waiting, warming would only delay it.
-        if prewarm && !readable(&stream) {
+        if prewarm && !protocol::readable_now(&stream) {
             warm_up(sandbox);
         }
         serve_fresh(sandbox, stream, base);
@@ -370,17 +370,6 @@ fn reseed_random_module(sandbox: &SandboxVm) {
                 .and_then(|seed| seed.call((), vm));
         }
     });
-}
-
-/// Whether `stream` has data waiting.
-fn readable(stream: &UnixStream) -> bool {
-    let mut fd = libc::pollfd {
-        fd: stream.as_raw_fd(),
-        events: libc::POLLIN,
-        revents: 0,
-    };
-    // SAFETY: one valid pollfd, no wait.
-    unsafe { libc::poll(&mut fd, 1, 0) > 0 }
 }
 
 /// A channel that does nothing: the warm-up makes no host calls.
@@ -597,7 +586,7 @@ fn serve_session(sandbox: &SandboxVm, stream: UnixStream, base: u64) {
                     // Take the copy-on-write faults the fork just set up now, between runs, rather
                     // than in the next run (a trusted snippet in a scratch namespace); unless the next
                     // run is already waiting, which would take them anyway.
-                    if !readable(&stream) {
+                    if !protocol::readable_now(&stream) {
                         warm_up(sandbox);
                     }
                 }
