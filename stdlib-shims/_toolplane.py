@@ -193,6 +193,17 @@ class StderrStream(StdoutStream):
     write = staticmethod(_host.write_stderr)
 
 
+class DiscardStream(StdoutStream):
+    """sys.stdout and sys.stderr of an interpreter being finalized, outside any run: what it still
+    prints (a flush, a `__del__` that raises) must not reach the host's own stderr."""
+
+    __slots__ = ()
+    name = "<discarded>"
+
+    def write(self, text):
+        return len(text)
+
+
 _PyCF_ONLY_AST = 0x400
 
 

@@ -679,3 +679,59 @@ return [out, json._toolplane_fast]
 "#;
     assert_eq!(value(&run(&rt, code)), &json!([[], true]));
 }
+
+/// Interpreters end on the sandbox thread after the runtime (or session) is dropped. Nothing they print
+/// then may reach the host's stderr: no run is capturing it. Checked in a child process (this test
+/// binary, re-run on this test alone), whose whole stderr must stay empty.
+#[test]
+fn ending_interpreters_print_nothing_to_the_host() {
+    const CHILD: &str = "TOOLPLANE_TEST_ENDING_CHILD";
+    if std::env::var_os(CHILD).is_none() {
+        let out = std::process::Command::new(std::env::current_exe().unwrap())
+            .args([
+                "--exact",
+                "ending_interpreters_print_nothing_to_the_host",
+                "--test-threads=1",
+                "--nocapture",
+            ])
+            .env(CHILD, "1")
+            .output()
+            .unwrap();
+        let stdout = String::from_utf8_lossy(&out.stdout);
+        assert!(out.status.success(), "child failed: {stdout}");
+        assert!(
+            stdout.contains("1 passed"),
+            "the child ran no test: {stdout}"
+        );
+        assert_eq!(String::from_utf8_lossy(&out.stderr), "");
+        return;
+    }
+    let threads = || {
+        std::fs::read_to_string("/proc/self/status")
+            .unwrap()
+            .lines()
+            .find_map(|l| {
+                l.strip_prefix("Threads:")
+                    .map(|n| n.trim().parse::<usize>().unwrap())
+            })
+            .unwrap()
+    };
+    let before = threads();
+    let mut config = Config::default();
+    config.toolplane.isolation = Some(toolplane::Isolation::InProcess);
+    // An object whose __del__ raises, left in the namespace: it goes when its interpreter ends.
+    let noisy = "class Noisy:\n    def __del__(self):\n        raise ValueError('from __del__')\nkept = Noisy()\nreturn 1";
+    {
+        let rt = Toolplane::new(config);
+        assert_eq!(value(&run(&rt, noisy)), &json!(1));
+        assert_eq!(value(&run(&rt, "return 2")), &json!(2));
+        let session = rt.session();
+        assert_eq!(value(&session.execute(noisy, None).unwrap()), &json!(1));
+    }
+    // The sandbox threads end after finalizing their interpreters (the used one and the spare).
+    let deadline = std::time::Instant::now() + std::time::Duration::from_secs(30);
+    while threads() > before && std::time::Instant::now() < deadline {
+        std::thread::sleep(std::time::Duration::from_millis(20));
+    }
+    assert_eq!(threads(), before, "sandbox threads still running");
+}

@@ -108,6 +108,26 @@ pub(crate) struct SandboxVm {
     pub builtins: PyDictRef,
 }
 
+impl SandboxVm {
+    /// Ends the interpreter with its streams pointed at a sink: what it prints while ending (an
+    /// unflushable stream, a snippet object's `__del__` that raises) would otherwise reach the host's
+    /// own stderr, since no run is capturing it.
+    pub(crate) fn finalize(self) {
+        self.interp.enter(|vm| {
+            if let Ok(sink) = self
+                .prelude
+                .as_object()
+                .get_attr("DiscardStream", vm)
+                .and_then(|class| class.call((), vm))
+            {
+                let _ = vm.sys_module.set_attr("stdout", sink.clone(), vm);
+                let _ = vm.sys_module.set_attr("stderr", sink, vm);
+            }
+        });
+        self.interp.finalize(None);
+    }
+}
+
 fn settings() -> Settings {
     let mut settings = Settings::default();
     settings.import_site = false;

@@ -348,7 +348,7 @@ fn run_fresh(
         Some(spare) if spare.recursion_limit == recursion_limit => spare.sandbox,
         other => {
             if let Some(unfit) = other {
-                unfit.sandbox.interp.finalize(None);
+                unfit.sandbox.finalize();
             }
             match interpreter::build(recursion_limit) {
                 Ok(vm) => vm,
@@ -391,7 +391,7 @@ impl SessionVm {
         self.sandbox
             .interp
             .enter(|vm| vm.state.atexit_funcs.lock().clear());
-        self.sandbox.interp.finalize(None);
+        self.sandbox.finalize();
     }
 }
 
@@ -518,14 +518,14 @@ impl InProcessEngine {
                     let _ = reply.send(reply_value);
                     // After the reply, off the caller's path: the used VM goes, the next run's comes.
                     if let Some(used) = used {
-                        used.interp.finalize(None);
+                        used.finalize();
                     }
                     if kind == WorkerKind::Fresh && spare.is_none() {
                         spare = SpareVm::build(recursion_limit);
                     }
                 }
                 if let Some(unused) = spare {
-                    unused.sandbox.interp.finalize(None);
+                    unused.sandbox.finalize();
                 }
             })?;
         Ok(tx)
