@@ -5,6 +5,8 @@ mod convert;
 mod externals;
 #[doc(hidden)]
 pub mod fuzzing;
+#[cfg(target_os = "linux")]
+mod hugepages;
 mod interpreter;
 mod limits;
 mod memory;

@@ -20,7 +20,7 @@ use nix::sys::signal::Signal;
 
 use super::limits::{memory_message, timeout_message};
 use super::protocol::{self, FromChild, FromZygote, PROTOCOL_VERSION, ToChild, ToZygote};
-use super::worker::{EXIT_OUT_OF_MEMORY, RECURSION_ENV, WORKER_ENV};
+use super::worker::{EXIT_OUT_OF_MEMORY, NO_HUGE_PAGES_ENV, RECURSION_ENV, WORKER_ENV};
 use super::{Dispatcher, RunReply, RunRequest, SANDBOX_STACK_BYTES};
 use crate::execution::ExecutionResult;
 
@@ -120,6 +120,7 @@ impl Zygote {
             .env_clear()
             .env(WORKER_ENV, "zygote")
             .env(RECURSION_ENV, recursion_limit.to_string())
+            .envs(std::env::var_os(NO_HUGE_PAGES_ENV).map(|v| (NO_HUGE_PAGES_ENV, v)))
             .stdin(Stdio::from(OwnedFd::from(zygote_end)))
             .stdout(Stdio::null())
             .stderr(if std::env::var_os("TOOLPLANE_WORKER_DEBUG").is_some() {

@@ -20,6 +20,7 @@ use std::rc::Rc;
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, AtomicI32, Ordering};
 
+use super::hugepages::HugePageTuner;
 use super::interpreter::{self, SandboxVm};
 use super::protocol::{self, FromChild, FromZygote, PROTOCOL_VERSION, ToChild, ToZygote};
 use super::{HostChannel, RunLimits, RunSpec, memory, run_in, snippet};
@@ -29,6 +30,8 @@ use crate::capabilities::HostError;
 pub(crate) const WORKER_ENV: &str = "TOOLPLANE_WORKER";
 /// The recursion limit the zygote's interpreter is built with.
 pub(crate) const RECURSION_ENV: &str = "TOOLPLANE_WORKER_RECURSION";
+/// Set (to anything) to keep the zygote off huge pages: for comparisons (`cargo perf`).
+pub(crate) const NO_HUGE_PAGES_ENV: &str = "TOOLPLANE_NO_HUGE_PAGES";
 /// Exit code of a child whose allocator failed (it then aborts; the SIGABRT handler exits with this).
 pub(crate) const EXIT_OUT_OF_MEMORY: i32 = 86;
 /// Address space a child may use beyond its memory limit: thread stacks, malloc arenas, the VM's own.
@@ -110,6 +113,8 @@ fn zygote_main() -> io::Result<()> {
     // ended: the first fork request (a CLI's only run) is served at once by a child of the plain,
     // equally fresh, interpreter, without the warm-up competing with it for the CPU.
     let mut warm_steps = PRE_IMPORTS.len() + 1;
+    // After the warm-up, the memory children share moves onto huge pages, a chunk per idle step.
+    let mut tuner: Option<HugePageTuner> = None;
     let mut forks = 0usize;
     let mut reaped = false;
     // SAFETY: plain prctl; makes orphaned standbys of dead session holders our children to reap.
@@ -145,7 +150,8 @@ fn zygote_main() -> io::Result<()> {
                 revents: 0,
             },
         ];
-        let warming = warm_steps > 0 && (forks > 1 || reaped);
+        let warming = (warm_steps > 0 || tuner.as_ref().is_some_and(HugePageTuner::pending))
+            && (forks > 1 || reaped);
         let wait_ms = if warming { 0 } else { 1000 };
         // SAFETY: fds is a valid array of two pollfd.
         let ready = unsafe { libc::poll(fds.as_mut_ptr(), 2, wait_ms) };
@@ -172,13 +178,22 @@ fn zygote_main() -> io::Result<()> {
                 Err(_) => return Ok(()),
             }
         } else if warming {
+            if let Some(tuner) = tuner.as_mut() {
+                tuner.step();
+                continue;
+            }
             let step = PRE_IMPORTS.len() + 1 - warm_steps;
             warm_steps -= 1;
             match PRE_IMPORTS.get(step) {
                 Some(name) => sandbox.interp.enter(|vm| {
                     let _ = vm.import(*name, 0);
                 }),
-                None => warm_up(&sandbox),
+                None => {
+                    warm_up(&sandbox);
+                    if std::env::var_os(NO_HUGE_PAGES_ENV).is_none() {
+                        tuner = Some(HugePageTuner::plan());
+                    }
+                }
             }
         }
     }

@@ -54,3 +54,23 @@ pub fn descendants() -> Vec<u32> {
     found.retain(|p| *p != me);
     found
 }
+
+/// Anonymous memory of a process mapped with transparent huge pages.
+pub fn anon_huge_pages_kib(pid: u32) -> u64 {
+    field_kib(&format!("/proc/{pid}/smaps_rollup"), "AnonHugePages:")
+}
+
+/// Descendants of this process started as toolplane zygotes (by their environment).
+pub fn zygotes() -> Vec<u32> {
+    descendants()
+        .into_iter()
+        .filter(|pid| {
+            std::fs::read(format!("/proc/{pid}/environ"))
+                .map(|env| {
+                    env.split(|b| *b == 0)
+                        .any(|v| v == b"TOOLPLANE_WORKER=zygote")
+                })
+                .unwrap_or(false)
+        })
+        .collect()
+}
