@@ -167,11 +167,19 @@ fn startup(scratch: &Path) {
     }
 }
 
+/// A warm runtime, as the issues' targets say: the zygote does its imports, warm-up and huge-page move
+/// in idle time after its first child has ended, and the in-process engine builds its spare interpreter
+/// after a reply. A real runtime gets that idle time between an agent's runs; give it here too.
+fn settle() {
+    std::thread::sleep(Duration::from_secs(1));
+}
+
 fn fresh() {
     for (isolation, name) in isolations() {
         section(&format!("fresh runs in a warm runtime ({name})"));
         let runtime = runtime(isolation);
         must_run(&runtime, "return 0");
+        settle();
         let process = isolation == Isolation::Process;
         let n = if process { 1000 } else { 100 };
         for (label, code) in [
@@ -204,6 +212,8 @@ fn session() {
     for (isolation, name) in isolations() {
         section(&format!("session runs ({name})"));
         let runtime = runtime(isolation);
+        must_run(&runtime, "return 0");
+        settle();
         let session = runtime.session();
         session.execute("x = 1", None).unwrap();
         let run = || {
