@@ -420,6 +420,10 @@ fn mcp(scratch: &Path) {
                         Stats::new(samples)
                     }
                 };
+                // A warm server, as for the in-process figures (see `settle`): both servers get the
+                // same idle second after their first call.
+                client.call_tool(request()).await.expect("tools/call");
+                tokio::time::sleep(Duration::from_secs(1)).await;
                 let back_to_back = timed(Duration::ZERO, n).await;
                 let paced = timed(Duration::from_millis(20), n / 3).await;
                 let _ = client.cancel().await;
