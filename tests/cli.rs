@@ -237,6 +237,11 @@ fn isolation_is_selectable_and_doctor_reports_both_modes() {
     let report = text(&out.stdout);
     assert!(report.contains("process: ok"), "{report}");
     assert!(report.contains("in-process: ok"), "{report}");
+    assert!(
+        report.contains("zygote on huge pages (faster forks): yes")
+            || report.contains("zygote on huge pages (faster forks): no ("),
+        "{report}"
+    );
 }
 
 #[test]

@@ -441,6 +441,11 @@ fn doctor(path: Option<&Path>) -> Result<ExitCode, UsageError> {
         let (ok, line) = doctor_probe(&config, Isolation::Process);
         healthy &= ok;
         println!("  {line}");
+        #[cfg(target_os = "linux")]
+        println!(
+            "  zygote on huge pages (faster forks): {}",
+            crate::sandbox::huge_pages_availability().map_or_else(|why| why, |()| "yes".into())
+        );
     } else {
         println!(
             "process isolation: not available on {} (no fork): runs use the in-process engine",

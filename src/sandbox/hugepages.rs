@@ -20,6 +20,46 @@ use std::os::unix::fs::MetadataExt;
 
 const HUGE_PAGE: usize = 2 << 20;
 
+/// Whether a zygote started now would move onto huge pages, or why not (for `toolplane doctor`).
+/// Tries a collapse of a scratch mapping of its own: the kernel's answer is the only reliable one.
+pub(crate) fn availability() -> Result<(), String> {
+    if std::env::var_os(super::worker::NO_HUGE_PAGES_ENV).is_some() {
+        return Err(format!("off ({} is set)", super::worker::NO_HUGE_PAGES_ENV));
+    }
+    match std::fs::read_to_string("/sys/kernel/mm/transparent_hugepage/enabled") {
+        Ok(mode) if mode.contains("[never]") => {
+            return Err("no (transparent huge pages are disabled: [never])".into());
+        }
+        Ok(_) => {}
+        Err(_) => return Err("no (this kernel has no transparent huge pages)".into()),
+    }
+    // SAFETY: a private anonymous mapping of our own, written, advised and unmapped here.
+    let failure = unsafe {
+        let base = libc::mmap(
+            std::ptr::null_mut(),
+            2 * HUGE_PAGE,
+            libc::PROT_READ | libc::PROT_WRITE,
+            libc::MAP_PRIVATE | libc::MAP_ANONYMOUS,
+            -1,
+            0,
+        );
+        if base == libc::MAP_FAILED {
+            return Err("no (could not map scratch memory)".into());
+        }
+        let aligned = (base as usize).next_multiple_of(HUGE_PAGE);
+        std::ptr::write_bytes(aligned as *mut u8, 1, HUGE_PAGE);
+        let failure = (!collapse(aligned)).then(std::io::Error::last_os_error);
+        libc::munmap(base, 2 * HUGE_PAGE);
+        failure
+    };
+    match failure {
+        None => Ok(()),
+        Some(e) => Err(format!(
+            "no (MADV_COLLAPSE failed: {e}; it needs Linux 6.1+ and a free 2 MiB page)"
+        )),
+    }
+}
+
 /// One 2 MiB-aligned piece of the zygote's memory to move onto a huge page.
 #[derive(Debug, Clone, Copy, PartialEq)]
 enum Chunk {

@@ -30,6 +30,12 @@ pub use memory::CountingAllocator;
 #[cfg(target_os = "linux")]
 pub(crate) use process::ProcessEngine;
 
+/// Whether the zygote moves onto transparent huge pages here, or why not (`toolplane doctor`).
+#[cfg(target_os = "linux")]
+pub(crate) fn huge_pages_availability() -> Result<(), String> {
+    hugepages::availability()
+}
+
 /// The worker executable process isolation would use, or why there is none.
 pub(crate) fn worker_executable(
     configured: Option<&std::path::Path>,
