@@ -14,31 +14,20 @@ use common::{err, ok};
 use serde_json::json;
 use toolplane::{Config, Isolation, Toolplane};
 
-/// Whether this kernel collapses anonymous memory into a huge page on request (`MADV_COLLAPSE`,
-/// Linux 6.1+, THP not disabled), tried on a scratch mapping of our own.
+/// Whether the zygote moves onto huge pages on this machine: `toolplane doctor` tries a collapse of
+/// scratch memory (THP on, `MADV_COLLAPSE` supported, a free 2 MiB page) and says.
 fn kernel_collapses_pages() -> bool {
-    const HUGE: usize = 2 << 20;
-    let thp = std::fs::read_to_string("/sys/kernel/mm/transparent_hugepage/enabled");
-    if !matches!(thp, Ok(mode) if !mode.contains("[never]")) {
-        return false;
-    }
-    // SAFETY: a private anonymous mapping of our own, written and advised, then unmapped.
-    unsafe {
-        let base = libc::mmap(
-            std::ptr::null_mut(),
-            2 * HUGE,
-            libc::PROT_READ | libc::PROT_WRITE,
-            libc::MAP_PRIVATE | libc::MAP_ANONYMOUS,
-            -1,
-            0,
-        );
-        assert_ne!(base, libc::MAP_FAILED);
-        let aligned = (base as usize).next_multiple_of(HUGE) as *mut libc::c_void;
-        std::ptr::write_bytes(aligned.cast::<u8>(), 1, HUGE);
-        let collapsed = libc::madvise(aligned, HUGE, libc::MADV_COLLAPSE) == 0;
-        libc::munmap(base, 2 * HUGE);
-        collapsed
-    }
+    let out = std::process::Command::new(env!("CARGO_BIN_EXE_toolplane"))
+        .arg("doctor")
+        .current_dir(std::env::temp_dir())
+        .output()
+        .expect("run toolplane doctor");
+    let report = String::from_utf8_lossy(&out.stdout);
+    let line = report
+        .lines()
+        .find(|l| l.contains("zygote on huge pages"))
+        .unwrap_or_else(|| panic!("doctor says nothing of huge pages: {report}"));
+    line.ends_with(": yes")
 }
 
 #[test]
@@ -52,10 +41,7 @@ fn runs_after_the_zygote_moved_onto_huge_pages_behave_the_same() {
     // child has ended.
     assert_eq!(ok(rt.execute("return 0", None).unwrap()), json!(0));
     let zygote = *procfs::zygotes().first().expect("a zygote process");
-    if std::env::var_os("TOOLPLANE_NO_HUGE_PAGES").is_some() {
-        eprintln!("TOOLPLANE_NO_HUGE_PAGES is set: checking runs only");
-        std::thread::sleep(Duration::from_secs(2));
-    } else if kernel_collapses_pages() {
+    if kernel_collapses_pages() {
         // Done when the figure has grown and then held still for a while.
         let deadline = Instant::now() + Duration::from_secs(30);
         let (mut last, mut still_since) = (0, Instant::now());
@@ -71,7 +57,8 @@ fn runs_after_the_zygote_moved_onto_huge_pages_behave_the_same() {
         // The heap alone is 20+ MiB after the warm-up, the executable's code and data 30+ MiB.
         assert!(last >= 8 << 10, "the zygote has {last} KiB on huge pages");
     } else {
-        eprintln!("this kernel collapses no huge pages: checking runs only");
+        // Off (TOOLPLANE_NO_HUGE_PAGES), or the kernel cannot.
+        eprintln!("no huge pages for the zygote here: checking runs only");
         std::thread::sleep(Duration::from_secs(2));
     }
 
