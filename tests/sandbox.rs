@@ -735,3 +735,25 @@ fn ending_interpreters_print_nothing_to_the_host() {
     }
     assert_eq!(threads(), before, "sandbox threads still running");
 }
+
+/// A snippet can leave a cycle whose `__del__` never returns: nothing frees it during the run, so the
+/// interpreter's final collection (on the sandbox thread, after the reply, outside any run's limit)
+/// would call it and never come back, and every later run would wait forever. Ending is held to a
+/// limit of its own.
+#[test]
+fn a_del_that_never_returns_does_not_stall_later_runs() {
+    let mut config = Config::default();
+    config.toolplane.isolation = Some(toolplane::Isolation::InProcess);
+    let rt = Arc::new(Toolplane::new(config));
+    let stuck = "class Stuck:\n    def __del__(self):\n        while True:\n            try:\n                pass\n            except BaseException:\n                pass\ns = Stuck()\ns.me = s\ndel s\nreturn 1";
+    assert_eq!(value(&run(&rt, stuck)), &json!(1));
+    let (tx, rx) = std::sync::mpsc::channel();
+    let runtime = rt.clone();
+    std::thread::spawn(move || {
+        let _ = tx.send(run(&runtime, "return 2").value);
+    });
+    let next = rx
+        .recv_timeout(std::time::Duration::from_secs(30))
+        .expect("the run after it never came back");
+    assert_eq!(next, json!(2));
+}

@@ -108,10 +108,15 @@ pub(crate) struct SandboxVm {
     pub builtins: PyDictRef,
 }
 
+/// How long Python code may run while an interpreter ends (a snippet object's `__del__`, freed by the
+/// final collections) before it is interrupted at every instruction: no run's limit covers that time.
+const ENDING_LIMIT: std::time::Duration = std::time::Duration::from_secs(1);
+
 impl SandboxVm {
     /// Ends the interpreter with its streams pointed at a sink: what it prints while ending (an
     /// unflushable stream, a snippet object's `__del__` that raises) would otherwise reach the host's
-    /// own stderr, since no run is capturing it.
+    /// own stderr, since no run is capturing it. Python code that runs meanwhile is held to
+    /// [`ENDING_LIMIT`]: a `__del__` that never returns must not stall the thread's next run.
     pub(crate) fn finalize(self) {
         self.interp.enter(|vm| {
             if let Ok(sink) = self
@@ -124,7 +129,15 @@ impl SandboxVm {
                 let _ = vm.sys_module.set_attr("stderr", sink, vm);
             }
         });
+        let _limit = self.time_limit(ENDING_LIMIT);
         self.interp.finalize(None);
+    }
+
+    /// Interrupts whatever Python code this interpreter runs past `limit`, at every instruction, until
+    /// the guard is dropped (for work outside a run: no memory limit).
+    pub(crate) fn time_limit(&self, limit: std::time::Duration) -> super::limits::Watchdog {
+        let flags = super::limits::RunFlags::new(limit, usize::MAX >> 20, None);
+        super::limits::Watchdog::start(std::sync::Arc::new(flags), self.signal_tx.clone())
     }
 }
 
