@@ -224,6 +224,28 @@ fn session_keeps_state_and_rolls_back_at_a_limit() {
     assert_eq!(ok(session.execute("return n", None).unwrap()), json!(10));
 }
 
+/// Garbage whose `__del__` never returns, left in a session: the collection that meets it ends a run at
+/// the time limit, and the rollback brings the garbage back. The promoted standby collects it under a
+/// limit of its own, so one run times out and the session then works again (it used to time out forever).
+#[test]
+fn a_session_recovers_from_garbage_whose_del_never_returns() {
+    let rt = Toolplane::new(config(1.0, 256));
+    let session = rt.session();
+    let stuck = "class Stuck:\n    def __del__(self):\n        while True:\n            try:\n                pass\n            except BaseException:\n                pass\nfor _ in range(3):\n    x = Stuck()\n    x.me = x\ndel x\nkept = 7";
+    ok(session.execute(stuck, None).unwrap());
+    // Enough allocation to set off a collection.
+    let churn = "junk = [[] for _ in range(100000)]\nreturn kept";
+    let outcomes: Vec<_> = (0..4)
+        .map(|_| session.execute(churn, None).unwrap())
+        .collect();
+    let timeouts = outcomes.iter().filter(|r| r.error.is_some()).count();
+    assert!(timeouts <= 1, "{timeouts} of 4 runs failed: {outcomes:?}");
+    for late in &outcomes[2..] {
+        assert_eq!(late.error, None);
+        assert_eq!(late.value, json!(7));
+    }
+}
+
 #[test]
 fn session_reset_and_memory_cap() {
     let rt = Toolplane::new(config(5.0, 64));

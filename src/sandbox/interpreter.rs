@@ -133,9 +133,17 @@ impl SandboxVm {
         self.interp.finalize(None);
     }
 
+    /// Runs a full collection now, outside any run: a `__del__` it calls is held to [`ENDING_LIMIT`].
+    pub(crate) fn collect_garbage(&self) {
+        let _limit = self.time_limit(ENDING_LIMIT);
+        self.interp.enter(|vm| {
+            vm.state.gc.collect_force(2);
+        });
+    }
+
     /// Interrupts whatever Python code this interpreter runs past `limit`, at every instruction, until
     /// the guard is dropped (for work outside a run: no memory limit).
-    pub(crate) fn time_limit(&self, limit: std::time::Duration) -> super::limits::Watchdog {
+    fn time_limit(&self, limit: std::time::Duration) -> super::limits::Watchdog {
         let flags = super::limits::RunFlags::new(limit, usize::MAX >> 20, None);
         super::limits::Watchdog::start(std::sync::Arc::new(flags), self.signal_tx.clone())
     }

@@ -392,11 +392,8 @@ impl Janitor {
         }
         if let Some(janitor) = &self.0 {
             // Freeing a leftover can run a snippet's `__del__`: held to a limit like the finalize.
-            let _limit = janitor.time_limit(Duration::from_secs(1));
-            janitor.interp.enter(|vm| {
-                vm.state.gc.collect_force(2);
-                vm.state.gc.freeze();
-            });
+            janitor.collect_garbage();
+            janitor.interp.enter(|vm| vm.state.gc.freeze());
         }
     }
 

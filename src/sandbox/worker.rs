@@ -606,7 +606,10 @@ fn serve_session(sandbox: &SandboxVm, stream: UnixStream, base: u64) {
                     }
                 }
                 Fork::Promoted(line) => {
-                    // This process is the session now; the old holder is dead.
+                    // This process is the session now; the old holder is dead. Its run may have died
+                    // in a collection, at a `__del__` of garbage this copy still holds: collect it here,
+                    // under a limit, or every later run would die the same way.
+                    sandbox.collect_garbage();
                     stream = Rc::new(line);
                     standby = None;
                     continue;
