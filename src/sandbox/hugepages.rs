@@ -19,6 +19,8 @@ use std::os::fd::AsRawFd;
 use std::os::unix::fs::MetadataExt;
 
 const HUGE_PAGE: usize = 2 << 20;
+/// The most of the executable's read-only image the zygote copies onto huge pages.
+const MAX_IMAGE_BYTES: usize = 96 << 20;
 
 /// Whether a zygote started now would move onto huge pages, or why not (for `toolplane doctor`).
 /// Tries a collapse of a scratch mapping of its own: the kernel's answer is the only reliable one.
@@ -118,7 +120,11 @@ impl HugePageTuner {
             }
         }
         tuner.chunks.extend(heap);
-        tuner.chunks.extend(code);
+        // The copy is private memory of the zygote: bounded, for an embedding application's larger
+        // executable (toolplane's own moves ~32 MiB).
+        if code.len() * HUGE_PAGE <= MAX_IMAGE_BYTES {
+            tuner.chunks.extend(code);
+        }
         tuner.exe = Some(exe);
         tuner
     }
