@@ -5,6 +5,7 @@
 //! Python objects directly (exact big ints, insertion-ordered dicts). Both bound their nesting depth,
 //! so hostile data is a `ValueError`, never a native stack overflow.
 
+use std::borrow::Cow;
 use std::collections::{HashMap, HashSet};
 
 use rustpython_vm::builtins::{PyBaseExceptionRef, PyDict, PyFloat, PyInt, PyList, PyStr, PyTuple};
@@ -349,12 +350,6 @@ struct Parser<'a> {
     keys: HashMap<&'a str, PyRef<PyStr>>,
 }
 
-/// A JSON string's text: borrowed from the input when it has no escapes (the common case).
-enum Text<'a> {
-    Borrowed(&'a str),
-    Owned(String),
-}
-
 impl<'a> Parser<'a> {
     fn error(&self, what: &str) -> rustpython_vm::builtins::PyBaseExceptionRef {
         self.vm.new_value_error(format!(
@@ -401,12 +396,12 @@ impl<'a> Parser<'a> {
                         return Err(self.error("expected a string key"));
                     }
                     let key = match self.string()? {
-                        Text::Borrowed(text) => self
+                        Cow::Borrowed(text) => self
                             .keys
                             .entry(text)
                             .or_insert_with(|| vm.ctx.new_str(text))
                             .clone(),
-                        Text::Owned(text) => vm.ctx.new_str(text),
+                        Cow::Owned(text) => vm.ctx.new_str(text),
                     };
                     self.skip_ws();
                     if !self.eat(b":") {
@@ -446,8 +441,8 @@ impl<'a> Parser<'a> {
                 }
             }
             Some(b'"') => Ok(match self.string()? {
-                Text::Borrowed(text) => vm.ctx.new_str(text),
-                Text::Owned(text) => vm.ctx.new_str(text),
+                Cow::Borrowed(text) => vm.ctx.new_str(text),
+                Cow::Owned(text) => vm.ctx.new_str(text),
             }
             .into()),
             Some(b't') if self.eat(b"true") => Ok(vm.ctx.new_bool(true).into()),
@@ -497,7 +492,8 @@ impl<'a> Parser<'a> {
             .unwrap_or(self.bytes.len() - self.pos);
     }
 
-    fn string(&mut self) -> PyResult<Text<'a>> {
+    /// A JSON string's text: borrowed from the input when it has no escapes (the common case).
+    fn string(&mut self) -> PyResult<Cow<'a, str>> {
         self.pos += 1; // opening quote
         let start = self.pos;
         self.skip_plain();
@@ -508,7 +504,7 @@ impl<'a> Parser<'a> {
                 .get(start..self.pos)
                 .ok_or_else(|| self.error("bad UTF-8"))?;
             self.pos += 1;
-            return Ok(Text::Borrowed(text));
+            return Ok(Cow::Borrowed(text));
         }
         // Escapes: build the text, starting from the plain run already scanned.
         self.pos = start;
@@ -524,7 +520,7 @@ impl<'a> Parser<'a> {
             match self.bytes.get(self.pos) {
                 Some(b'"') => {
                     self.pos += 1;
-                    return Ok(Text::Owned(out));
+                    return Ok(Cow::Owned(out));
                 }
                 Some(b'\\') => {
                     self.pos += 1;
