@@ -22,18 +22,25 @@ const HUGE_PAGE: usize = 2 << 20;
 /// The most of the executable's read-only image the zygote copies onto huge pages.
 const MAX_IMAGE_BYTES: usize = 96 << 20;
 
-/// Whether a zygote started now would move onto huge pages, or why not (for `toolplane doctor`).
-/// Tries a collapse of a scratch mapping of its own: the kernel's answer is the only reliable one.
-pub(crate) fn availability() -> Result<(), String> {
+/// Why the zygote stays off huge pages, before asking the kernel: turned off, or no THP at all.
+fn ruled_out() -> Option<String> {
     if std::env::var_os(super::worker::NO_HUGE_PAGES_ENV).is_some() {
-        return Err(format!("off ({} is set)", super::worker::NO_HUGE_PAGES_ENV));
+        return Some(format!("off ({} is set)", super::worker::NO_HUGE_PAGES_ENV));
     }
     match std::fs::read_to_string("/sys/kernel/mm/transparent_hugepage/enabled") {
         Ok(mode) if mode.contains("[never]") => {
-            return Err("no (transparent huge pages are disabled: [never])".into());
+            Some("no (transparent huge pages are disabled: [never])".into())
         }
-        Ok(_) => {}
-        Err(_) => return Err("no (this kernel has no transparent huge pages)".into()),
+        Ok(_) => None,
+        Err(_) => Some("no (this kernel has no transparent huge pages)".into()),
+    }
+}
+
+/// Whether a zygote started now would move onto huge pages, or why not (for `toolplane doctor`).
+/// Tries a collapse of a scratch mapping of its own: the kernel's answer is the only reliable one.
+pub(crate) fn availability() -> Result<(), String> {
+    if let Some(why) = ruled_out() {
+        return Err(why);
     }
     // SAFETY: a private anonymous mapping of our own, written, advised and unmapped here.
     let failure = unsafe {
@@ -81,14 +88,13 @@ pub(crate) struct HugePageTuner {
 }
 
 impl HugePageTuner {
-    /// Plans the move from `/proc/self/maps`; an empty plan where huge pages are off.
+    /// Plans the move from `/proc/self/maps`; an empty plan where huge pages are off or unavailable.
     pub(crate) fn plan() -> Self {
         let mut tuner = HugePageTuner {
             chunks: VecDeque::new(),
             exe: None,
         };
-        let thp = std::fs::read_to_string("/sys/kernel/mm/transparent_hugepage/enabled");
-        if !matches!(thp, Ok(mode) if !mode.contains("[never]")) {
+        if ruled_out().is_some() {
             return tuner;
         }
         let (Ok(maps), Ok(exe)) = (

@@ -190,9 +190,7 @@ fn zygote_main() -> io::Result<()> {
                 }),
                 None => {
                     warm_up(&sandbox);
-                    if std::env::var_os(NO_HUGE_PAGES_ENV).is_none() {
-                        tuner = Some(HugePageTuner::plan());
-                    }
+                    tuner = Some(HugePageTuner::plan());
                 }
             }
         }
