@@ -113,12 +113,14 @@ pub(crate) struct SandboxVm {
 const ENDING_LIMIT: std::time::Duration = std::time::Duration::from_secs(1);
 
 impl SandboxVm {
-    /// Ends the interpreter with its streams pointed at a sink: what it prints while ending (an
-    /// unflushable stream, a snippet object's `__del__` that raises) would otherwise reach the host's
-    /// own stderr, since no run is capturing it. Python code that runs meanwhile is held to
-    /// [`ENDING_LIMIT`]: a `__del__` that never returns must not stall the thread's next run.
+    /// Ends the interpreter outside any run: the atexit handlers a snippet registered are dropped, not
+    /// run; its streams point at a sink, since what it prints while ending (an unflushable stream, a
+    /// snippet object's `__del__` that raises) would otherwise reach the host's own stderr; and Python
+    /// code that runs meanwhile is held to [`ENDING_LIMIT`]: a `__del__` that never returns must not
+    /// stall the thread's next run.
     pub(crate) fn finalize(self) {
         self.interp.enter(|vm| {
+            vm.state.atexit_funcs.lock().clear();
             if let Ok(sink) = self
                 .prelude
                 .as_object()

@@ -226,15 +226,13 @@ fn build_failure(started: Instant, text: &str) -> RunReply {
 }
 
 /// Runs `spec` in `sandbox` with its run state, watchdog and output capture installed, host calls going
-/// to `channel`; `teardown` runs before the watchdog stops, so `__del__` or atexit code cannot hang the
-/// thread.
+/// to `channel`.
 fn run_in(
     sandbox: &interpreter::SandboxVm,
     spec: &RunSpec,
     channel: Box<dyn HostChannel>,
     session_account: Option<Arc<memory::MemoryAccount>>,
     mode: snippet::Mode<'_>,
-    teardown: impl FnOnce(),
 ) -> RunOutcome {
     let started = Instant::now();
     let flags = Arc::new(limits::RunFlags::new(
@@ -264,7 +262,6 @@ fn run_in(
     );
     memory::stop_tracking();
     let duration_ms = started.elapsed().as_secs_f64() * 1000.0;
-    teardown();
     drop(watchdog);
     let reset_requested = externals::end_run().is_some_and(|state| state.reset_requested);
     let limit_hit = flags.timed_out() || flags.memory_exceeded();
@@ -299,21 +296,13 @@ fn run_direct(
     request: RunRequest,
     session_account: Option<Arc<memory::MemoryAccount>>,
     mode: snippet::Mode<'_>,
-    teardown: impl FnOnce(),
 ) -> (RunReply, bool) {
     let dispatcher = Rc::new(RefCell::new(Dispatcher::new(request.bridge)));
     let channel = Box::new(DirectChannel::new(
         dispatcher.clone(),
         request.spec.limits.timeout,
     ));
-    let outcome = run_in(
-        sandbox,
-        &request.spec,
-        channel,
-        session_account,
-        mode,
-        teardown,
-    );
+    let outcome = run_in(sandbox, &request.spec, channel, session_account, mode);
     let saved_artifacts = Rc::try_unwrap(dispatcher)
         .map(|d| d.into_inner().into_saved_artifacts())
         .unwrap_or_default();
@@ -364,11 +353,7 @@ fn run_fresh(
             }
         }
     };
-    let interp = &sandbox.interp;
-    let teardown = || {
-        interp.enter(|vm| vm.state.atexit_funcs.lock().clear());
-    };
-    let (mut reply, _) = run_direct(&sandbox, request, None, snippet::Mode::Fresh, teardown);
+    let (mut reply, _) = run_direct(&sandbox, request, None, snippet::Mode::Fresh);
     reply.result.duration_ms = started.elapsed().as_secs_f64() * 1000.0;
     (reply, Some(sandbox))
 }
@@ -429,9 +414,6 @@ impl SessionVm {
     }
 
     fn close(self) {
-        self.sandbox
-            .interp
-            .enter(|vm| vm.state.atexit_funcs.lock().clear());
         self.sandbox.finalize();
     }
 }
@@ -454,7 +436,6 @@ fn run_session(session: &mut Option<SessionVm>, request: RunRequest) -> RunReply
         request,
         Some(live.memory.clone()),
         snippet::Mode::Session(&live.globals),
-        || {},
     );
     if reset && let Some(old) = session.take() {
         old.close();

@@ -409,14 +409,7 @@ fn warm_up(sandbox: &SandboxVm) {
         results_enabled: false,
         artifacts_enabled: false,
     };
-    let _ = run_in(
-        sandbox,
-        &spec,
-        Box::new(NoHost),
-        None,
-        snippet::Mode::Fresh,
-        || {},
-    );
+    let _ = run_in(sandbox, &spec, Box::new(NoHost), None, snippet::Mode::Fresh);
 }
 
 /// The child's end of the bridge: calls go to the host over the line, replies come back in order.
@@ -491,7 +484,7 @@ fn serve_run(
         stream: stream.clone(),
         replies: HashMap::new(),
     };
-    let outcome = run_in(sandbox, spec, Box::new(channel), account, mode, || {});
+    let outcome = run_in(sandbox, spec, Box::new(channel), account, mode);
     let done = FromChild::Done {
         result: Box::new(outcome.result),
         reset_requested: outcome.reset_requested,
