@@ -167,19 +167,21 @@ fn startup(scratch: &Path) {
     }
 }
 
-/// A warm runtime, as the issues' targets say: the zygote does its imports, warm-up and huge-page move
-/// in idle time after its first child has ended, and the in-process engine builds its spare interpreter
-/// after a reply. A real runtime gets that idle time between an agent's runs; give it here too.
-fn settle() {
+/// A warm runtime, as the issues' targets say: after one run, an idle second. The zygote does its
+/// imports, warm-up and huge-page move in idle time after its first child has ended, and the in-process
+/// engine builds its spare interpreter after a reply; a real runtime gets that idle time between an
+/// agent's runs.
+fn warm_runtime(isolation: Isolation) -> Toolplane {
+    let runtime = runtime(isolation);
+    must_run(&runtime, "return 0");
     std::thread::sleep(Duration::from_secs(1));
+    runtime
 }
 
 fn fresh() {
     for (isolation, name) in isolations() {
         section(&format!("fresh runs in a warm runtime ({name})"));
-        let runtime = runtime(isolation);
-        must_run(&runtime, "return 0");
-        settle();
+        let runtime = warm_runtime(isolation);
         let process = isolation == Isolation::Process;
         let n = if process { 1000 } else { 100 };
         for (label, code) in [
@@ -211,9 +213,7 @@ fn fresh() {
 fn session() {
     for (isolation, name) in isolations() {
         section(&format!("session runs ({name})"));
-        let runtime = runtime(isolation);
-        must_run(&runtime, "return 0");
-        settle();
+        let runtime = warm_runtime(isolation);
         let session = runtime.session();
         session.execute("x = 1", None).unwrap();
         let run = || {
@@ -420,7 +420,7 @@ fn mcp(scratch: &Path) {
                         Stats::new(samples)
                     }
                 };
-                // A warm server, as for the in-process figures (see `settle`): both servers get the
+                // A warm server, as for the in-process figures (see `warm_runtime`): both servers get the
                 // same idle second after their first call.
                 client.call_tool(request()).await.expect("tools/call");
                 tokio::time::sleep(Duration::from_secs(1)).await;

@@ -360,12 +360,13 @@ fn run_fresh(
 
 /// Keeps the objects that finalized interpreters leave behind out of later garbage collections.
 ///
-/// RustPython's collector is process-wide: the ~1,100 objects each finalized fresh interpreter leaks
-/// (`import json` in the run) stay in its lists, and every later collection walks them, so finalizing
-/// the n-th interpreter took 7 ms + ~1.5 ms per 25 earlier ones (71 ms at the 40th). A tiny interpreter
-/// of this thread's own adopts them with one full collection (freeing what it can) and freezes the
-/// survivors, as `gc.freeze()` does: they leave the walked lists. No run can reach them: the janitor
-/// never runs a snippet, and a snippet's collections see only its own interpreter's objects.
+/// RustPython's collector lists are shared by all interpreters of a thread (per thread in our build,
+/// without its `threading` feature): the ~1,100 objects each finalized fresh interpreter leaks (`import
+/// json` in the run) stay in them, and every later collection walked them, so finalizing the n-th
+/// interpreter took 7 ms + ~1.5 ms × n. An interpreter of the thread's own that never runs a snippet
+/// adopts them with one full collection (freeing what it can) and freezes the survivors, as
+/// `gc.freeze()` does: they leave the walked lists. A snippet's collections see only its own
+/// interpreter's objects, so no run reaches them.
 #[derive(Default)]
 struct Janitor(Option<interpreter::SandboxVm>);
 
