@@ -299,3 +299,42 @@ fn a_deleted_directory_is_recreated() {
     let h = store.save(b"again", None, None).unwrap();
     assert_eq!(store.load(&h).unwrap(), b"again");
 }
+
+/// Another local user must not read artifacts: the root and every artifact's directory are 0700 and
+/// every file 0600, however permissive the umask (the modes are given at creation, never widened).
+#[cfg(unix)]
+#[test]
+fn artifacts_are_private_to_the_owner_whatever_the_umask() {
+    use std::os::unix::fs::PermissionsExt;
+    let mode = |path: &std::path::Path| std::fs::metadata(path).unwrap().permissions().mode() & 0o777;
+    // SAFETY: umask only changes the mode bits of files created while it is set.
+    let previous = unsafe { libc::umask(0) };
+    let (store, _) = artifacts(ArtifactsConfig::default());
+    store.save(b"secret", Some("a.txt"), None).unwrap();
+    let root = store.root_dir().unwrap();
+    std::fs::remove_dir_all(&root).unwrap();
+    let second = store.save(b"again", Some("b.txt"), None).unwrap();
+    // SAFETY: as above.
+    unsafe { libc::umask(previous) };
+    let root = store.root_dir().unwrap();
+    assert_eq!(mode(&root), 0o700, "root {root:?}");
+    assert_eq!(mode(&root.join(&second)), 0o700);
+    assert_eq!(mode(&root.join(&second).join("b.txt")), 0o600);
+    let third = store.save(b"more", None, None).unwrap();
+    assert_eq!(mode(&root.join(&third)), 0o700);
+    assert_eq!(mode(&root.join(&third).join("artifact.bin")), 0o600);
+}
+
+#[test]
+fn an_overlong_filename_is_refused_for_its_length() {
+    let (store, _) = artifacts(ArtifactsConfig::default());
+    let long = "a".repeat(300);
+    assert_eq!(
+        message(store.save(b"x", Some(&long), None).unwrap_err()),
+        "artifact filename is 300 bytes long, over the limit of 255 bytes; use a shorter name"
+    );
+    assert!(store.save(b"x", Some(&"a".repeat(255)), None).is_ok());
+    // A long name with a bad character is refused for the character.
+    let e = message(store.save(b"x", Some(&format!("{long}/")), None).unwrap_err());
+    assert!(e.starts_with("artifact filename must be a simple name"), "{e}");
+}

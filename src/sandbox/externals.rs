@@ -128,14 +128,36 @@ pub(crate) fn set_max_recursion(limit: usize) {
     MAX_RECURSION.with(|m| m.set(limit));
 }
 
-/// Installs the state of the run about to start on this thread.
-pub(crate) fn begin_run(state: RunState) {
-    RUN.with(|r| *r.borrow_mut() = Some(state));
+/// The run in progress on this thread: installs its state, and removes it when dropped, on every
+/// path (a panic's unwinding included), so no state outlives its run.
+#[must_use = "the run's state is removed when the guard is dropped"]
+pub(crate) struct ActiveRun {
+    /// `!Send`: the guard must end on the thread whose state it installed.
+    _thread_bound: std::marker::PhantomData<*const ()>,
 }
 
-/// Removes and returns the state of the run that just ended.
-pub(crate) fn end_run() -> Option<RunState> {
-    RUN.with(|r| r.borrow_mut().take())
+impl ActiveRun {
+    /// Installs the state of the run about to start on this thread.
+    pub(crate) fn begin(state: RunState) -> Self {
+        let previous = RUN.with(|r| r.borrow_mut().replace(state));
+        drop(previous);
+        Self {
+            _thread_bound: std::marker::PhantomData,
+        }
+    }
+
+    /// Ends the run and hands back its state.
+    pub(crate) fn finish(self) -> Option<RunState> {
+        RUN.with(|r| r.borrow_mut().take())
+    }
+}
+
+impl Drop for ActiveRun {
+    fn drop(&mut self) {
+        // Taken out first and dropped outside the borrow: a channel's drop may run host code.
+        let state = RUN.try_with(|r| r.borrow_mut().take()).ok().flatten();
+        drop(state);
+    }
 }
 
 fn with_run<T>(vm: &VirtualMachine, f: impl FnOnce(&mut RunState) -> T) -> PyResult<T> {

@@ -9,6 +9,7 @@
 
 use std::alloc::{GlobalAlloc, Layout, System};
 use std::cell::Cell;
+use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, AtomicIsize, Ordering};
 
 /// Requests at least this large fail outright once over budget.
@@ -99,21 +100,43 @@ thread_local! {
     static ACCOUNT: Cell<*const MemoryAccount> = const { Cell::new(std::ptr::null()) };
 }
 
-/// Charges this thread's allocations to `account` until [`stop_tracking`]. The caller keeps `account`
-/// alive until then.
-pub(crate) fn start_tracking(account: &MemoryAccount) {
-    ACCOUNT.with(|a| a.set(account as *const MemoryAccount));
+/// Charges this thread's allocations to an account while it lives. It owns a reference to the
+/// account, so the account outlives the thread-local pointer on every path, a panic's unwinding
+/// included; dropping it clears the pointer.
+#[must_use = "tracking stops when the guard is dropped"]
+pub(crate) struct Tracking {
+    _account: Arc<MemoryAccount>,
+    /// The pointer this guard replaced (nested tracking restores it), and `!Send`: the guard must
+    /// end on the thread whose pointer it set.
+    previous: *const MemoryAccount,
 }
 
-/// Stops charging this thread's allocations.
-pub(crate) fn stop_tracking() {
-    ACCOUNT.with(|a| a.set(std::ptr::null()));
+impl Tracking {
+    /// Starts charging this thread's allocations to `account`.
+    pub(crate) fn start(account: Arc<MemoryAccount>) -> Self {
+        let previous = ACCOUNT.with(|a| a.replace(Arc::as_ptr(&account)));
+        Self {
+            _account: account,
+            previous,
+        }
+    }
 }
 
-fn current() -> Option<&'static MemoryAccount> {
+impl Drop for Tracking {
+    fn drop(&mut self) {
+        // Fields drop after this body: the pointer is gone before `self._account` may free the account.
+        let _ = ACCOUNT.try_with(|a| a.set(self.previous));
+    }
+}
+
+/// Runs `f` with the account this thread's allocations are charged to, if any. The reference
+/// cannot escape `f`.
+fn with_current<T>(f: impl FnOnce(&MemoryAccount) -> T) -> Option<T> {
     let ptr = ACCOUNT.try_with(|a| a.get()).unwrap_or(std::ptr::null());
-    // SAFETY: start_tracking's caller keeps the account alive until stop_tracking clears the pointer.
-    unsafe { ptr.as_ref() }
+    // SAFETY: a non-null pointer was set by a live `Tracking` guard on this thread, which owns a
+    // reference to the account and clears the pointer before releasing it; the reference is used
+    // only inside `f`, while the guard (dropped on this thread only: it is `!Send`) still lives.
+    unsafe { ptr.as_ref() }.map(f)
 }
 
 /// The global allocator that makes `[limits] max_memory_mb` effective in process. The `toolplane`
@@ -132,9 +155,7 @@ pub struct CountingAllocator;
 // SAFETY: every call forwards to `System` with the caller's layout; accounting never touches the memory.
 unsafe impl GlobalAlloc for CountingAllocator {
     unsafe fn alloc(&self, layout: Layout) -> *mut u8 {
-        if let Some(account) = current()
-            && !account.charge(layout.size())
-        {
+        if with_current(|account| account.charge(layout.size())) == Some(false) {
             return std::ptr::null_mut();
         }
         // SAFETY: forwarded as is.
@@ -142,9 +163,7 @@ unsafe impl GlobalAlloc for CountingAllocator {
     }
 
     unsafe fn alloc_zeroed(&self, layout: Layout) -> *mut u8 {
-        if let Some(account) = current()
-            && !account.charge(layout.size())
-        {
+        if with_current(|account| account.charge(layout.size())) == Some(false) {
             return std::ptr::null_mut();
         }
         // SAFETY: forwarded as is.
@@ -152,22 +171,22 @@ unsafe impl GlobalAlloc for CountingAllocator {
     }
 
     unsafe fn dealloc(&self, ptr: *mut u8, layout: Layout) {
-        if let Some(account) = current() {
-            account.refund(layout.size());
-        }
+        with_current(|account| account.refund(layout.size()));
         // SAFETY: forwarded as is.
         unsafe { System.dealloc(ptr, layout) }
     }
 
     unsafe fn realloc(&self, ptr: *mut u8, layout: Layout, new_size: usize) -> *mut u8 {
-        if let Some(account) = current() {
+        let charged = with_current(|account| {
             if new_size > layout.size() {
-                if !account.charge(new_size - layout.size()) {
-                    return std::ptr::null_mut();
-                }
+                account.charge(new_size - layout.size())
             } else {
                 account.refund(layout.size() - new_size);
+                true
             }
+        });
+        if charged == Some(false) {
+            return std::ptr::null_mut();
         }
         // SAFETY: forwarded as is.
         note_failure(unsafe { System.realloc(ptr, layout, new_size) })

@@ -240,7 +240,7 @@ fn run_in(
         spec.limits.max_memory_mb,
         session_account,
     ));
-    externals::begin_run(externals::RunState {
+    let run = externals::ActiveRun::begin(externals::RunState {
         channel,
         local_failures: Default::default(),
         results_enabled: spec.results_enabled,
@@ -250,7 +250,7 @@ fn run_in(
         reset_requested: false,
     });
     let watchdog = limits::Watchdog::start(flags.clone(), sandbox.signal_tx.clone());
-    memory::start_tracking(&flags.memory);
+    let tracking = memory::Tracking::start(flags.memory.clone());
     let output = snippet::run_snippet(
         sandbox,
         &spec.code,
@@ -260,10 +260,10 @@ fn run_in(
         &flags,
         mode,
     );
-    memory::stop_tracking();
+    drop(tracking);
     let duration_ms = started.elapsed().as_secs_f64() * 1000.0;
     drop(watchdog);
-    let reset_requested = externals::end_run().is_some_and(|state| state.reset_requested);
+    let reset_requested = run.finish().is_some_and(|state| state.reset_requested);
     let limit_hit = flags.timed_out() || flags.memory_exceeded();
     let result = ExecutionResult {
         value: output.value,
@@ -499,62 +499,24 @@ impl InProcessEngine {
 
     fn spawn_worker(kind: WorkerKind) -> std::io::Result<mpsc::Sender<Job>> {
         let (tx, rx) = mpsc::channel::<Job>();
+        Self::spawn_thread(kind, rx)?;
+        Ok(tx)
+    }
+
+    /// Starts a sandbox thread serving `jobs`. A thread whose VM panicked hands `jobs` on to a new
+    /// thread and ends: RustPython's per-thread state (its frame chain, collector lists) is not
+    /// unwind-safe, and the next interpreter built on that thread crashed.
+    fn spawn_thread(kind: WorkerKind, jobs: mpsc::Receiver<Job>) -> std::io::Result<()> {
         std::thread::Builder::new()
             .name("toolplane-sandbox".into())
             .stack_size(SANDBOX_STACK_BYTES)
             .spawn(move || {
-                let mut session: Option<SessionVm> = None;
-                let mut spare: Option<SpareVm> = None;
-                let mut janitor = Janitor::default();
-                // Stays awake briefly between jobs: a caller's next run often follows at once.
-                while let Ok(job) = receive_soon(&rx, IDLE_SPIN) {
-                    let (request, reply) = match job {
-                        Job::Run(request, reply) => (*request, reply),
-                        Job::ResetSession => {
-                            if let Some(old) = session.take() {
-                                old.close();
-                            }
-                            continue;
-                        }
-                    };
-                    let recursion_limit = request.spec.limits.recursion_limit;
-                    let outcome = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| match kind {
-                        WorkerKind::Fresh => run_fresh(request, spare.take()),
-                        WorkerKind::Session => (run_session(&mut session, request), None),
-                    }));
-                    if outcome.is_err() {
-                        // A VM that panicked mid-run is not trusted again.
-                        session = None;
-                    }
-                    let (reply_value, used) = outcome.unwrap_or_else(|panic| {
-                        let what = panic
-                            .downcast_ref::<&str>()
-                            .map(|s| s.to_string())
-                            .or_else(|| panic.downcast_ref::<String>().cloned())
-                            .unwrap_or_default();
-                        externals::end_run();
-                        let reply = failed_reply(
-                            "SandboxCrashedError",
-                            format!("the sandbox failed inside the VM ({what}); host-side effects of this run stand"),
-                        );
-                        (reply, None)
-                    });
-                    let _ = reply.send(reply_value);
-                    // After the reply, off the caller's path: the used VM goes, the next run's comes.
-                    if let Some(used) = used {
-                        used.finalize();
-                        janitor.set_aside_leftovers();
-                    }
-                    if kind == WorkerKind::Fresh && spare.is_none() {
-                        spare = SpareVm::build(recursion_limit);
-                    }
+                if let Some(jobs) = serve_jobs(kind, jobs) {
+                    // If no thread can be started, `jobs` goes and the caller hears the thread is gone.
+                    let _ = Self::spawn_thread(kind, jobs);
                 }
-                if let Some(unused) = spare {
-                    unused.sandbox.finalize();
-                }
-                janitor.end();
             })?;
-        Ok(tx)
+        Ok(())
     }
 
     /// Runs a snippet on the worker thread and waits for its reply.
@@ -593,6 +555,64 @@ impl InProcessEngine {
             )
         })
     }
+}
+
+/// Serves jobs on this sandbox thread until the engine goes (`None`), or until a VM panics: then the
+/// receiver is handed back for a new thread, and nothing built on this thread is touched again (its
+/// interpreters are leaked, not finalized: that would run Python code on the damaged thread state).
+fn serve_jobs(kind: WorkerKind, jobs: mpsc::Receiver<Job>) -> Option<mpsc::Receiver<Job>> {
+    let mut session: Option<SessionVm> = None;
+    let mut spare: Option<SpareVm> = None;
+    let mut janitor = Janitor::default();
+    // Stays awake briefly between jobs: a caller's next run often follows at once.
+    while let Ok(job) = receive_soon(&jobs, IDLE_SPIN) {
+        let (request, reply) = match job {
+            Job::Run(request, reply) => (*request, reply),
+            Job::ResetSession => {
+                if let Some(old) = session.take() {
+                    old.close();
+                }
+                continue;
+            }
+        };
+        let recursion_limit = request.spec.limits.recursion_limit;
+        let outcome = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| match kind {
+            WorkerKind::Fresh => run_fresh(request, spare.take()),
+            WorkerKind::Session => (run_session(&mut session, request), None),
+        }));
+        let (reply_value, used) = match outcome {
+            Ok(done) => done,
+            Err(panic) => {
+                let what = panic
+                    .downcast_ref::<&str>()
+                    .map(|s| s.to_string())
+                    .or_else(|| panic.downcast_ref::<String>().cloned())
+                    .unwrap_or_default();
+                let _ = reply.send(failed_reply(
+                    "SandboxCrashedError",
+                    format!(
+                        "the sandbox failed inside the VM ({what}); host-side effects of this run stand"
+                    ),
+                ));
+                std::mem::forget((session, spare, janitor));
+                return Some(jobs);
+            }
+        };
+        let _ = reply.send(reply_value);
+        // After the reply, off the caller's path: the used VM goes, the next run's comes.
+        if let Some(used) = used {
+            used.finalize();
+            janitor.set_aside_leftovers();
+        }
+        if kind == WorkerKind::Fresh && spare.is_none() {
+            spare = SpareVm::build(recursion_limit);
+        }
+    }
+    if let Some(unused) = spare {
+        unused.sandbox.finalize();
+    }
+    janitor.end();
+    None
 }
 
 /// How long a caller polls for a reply before it sleeps. Most session runs finish within it, and a

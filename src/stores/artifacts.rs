@@ -64,15 +64,57 @@ pub struct ArtifactStore {
     inner: Mutex<Inner>,
 }
 
-/// Whether `name` is a simple filename: `^[A-Za-z0-9][A-Za-z0-9._-]*$`, at most 255 bytes.
+/// The longest artifact filename, in bytes (the usual file-system limit on one path component).
+pub const MAX_FILENAME_BYTES: usize = 255;
+
+/// Whether `name` is a simple filename: `^[A-Za-z0-9][A-Za-z0-9._-]*$`, at most
+/// [`MAX_FILENAME_BYTES`] bytes.
+///
+/// ```
+/// use toolplane::stores::is_valid_filename;
+/// assert!(is_valid_filename("report.csv"));
+/// assert!(!is_valid_filename("../escape.bin"));
+/// assert!(!is_valid_filename(&"a".repeat(256)));
+/// ```
 pub fn is_valid_filename(name: &str) -> bool {
+    name.len() <= MAX_FILENAME_BYTES && has_simple_shape(name)
+}
+
+/// `^[A-Za-z0-9][A-Za-z0-9._-]*$`, whatever the length.
+fn has_simple_shape(name: &str) -> bool {
     let bytes = name.as_bytes();
-    !bytes.is_empty()
-        && bytes.len() <= 255
-        && bytes[0].is_ascii_alphanumeric()
+    bytes.first().is_some_and(u8::is_ascii_alphanumeric)
         && bytes
             .iter()
             .all(|b| b.is_ascii_alphanumeric() || matches!(b, b'.' | b'_' | b'-'))
+}
+
+/// The store's root: created `0700` whatever the umask (the mode is given to `mkdir` itself, so it
+/// is never wider, not even for a moment).
+fn private_dir_builder() -> tempfile::Builder<'static, 'static> {
+    let mut builder = tempfile::Builder::new();
+    builder.prefix("toolplane-artifacts-");
+    #[cfg(unix)]
+    builder.permissions(std::os::unix::fs::PermissionsExt::from_mode(0o700));
+    builder
+}
+
+/// One artifact's directory, `0700` from its creation.
+fn create_private_dir(dir: &std::path::Path) -> std::io::Result<()> {
+    let mut builder = std::fs::DirBuilder::new();
+    #[cfg(unix)]
+    std::os::unix::fs::DirBuilderExt::mode(&mut builder, 0o700);
+    builder.create(dir)
+}
+
+/// One artifact's bytes, in a new file that is `0600` from its creation.
+fn write_private_file(path: &std::path::Path, data: &[u8]) -> std::io::Result<()> {
+    use std::io::Write;
+    let mut options = std::fs::OpenOptions::new();
+    options.write(true).create_new(true);
+    #[cfg(unix)]
+    std::os::unix::fs::OpenOptionsExt::mode(&mut options, 0o600);
+    options.open(path)?.write_all(data)
 }
 
 impl ArtifactStore {
@@ -170,6 +212,12 @@ impl ArtifactStore {
             return Err(HostError::value(reason.clone()));
         }
         let filename = filename.unwrap_or(DEFAULT_ARTIFACT_FILENAME);
+        if filename.len() > MAX_FILENAME_BYTES && has_simple_shape(filename) {
+            return Err(HostError::value(format!(
+                "artifact filename is {} bytes long, over the limit of {MAX_FILENAME_BYTES} bytes; use a shorter name",
+                filename.len()
+            )));
+        }
         if !is_valid_filename(filename) {
             return Err(HostError::value(format!(
                 "artifact filename must be a simple name like 'report.parquet' (letters, digits, dot, dash, underscore), got {}",
@@ -200,8 +248,7 @@ impl ArtifactStore {
             Some(root) if root.path().is_dir() => root.path().to_path_buf(),
             _ => {
                 // Created lazily; re-created if something removed it under us.
-                let dir = tempfile::Builder::new()
-                    .prefix("toolplane-artifacts-")
+                let dir = private_dir_builder()
                     .tempdir()
                     .map_err(|e| {
                         // The kind only: the message would show the snippet a host path.
@@ -219,7 +266,7 @@ impl ArtifactStore {
         let handle = new_handle("art_");
         let dir = root.join(&handle);
         let path = dir.join(filename);
-        let written = std::fs::create_dir(&dir).and_then(|()| std::fs::write(&path, data));
+        let written = create_private_dir(&dir).and_then(|()| write_private_file(&path, data));
         if let Err(e) = written {
             let _ = std::fs::remove_dir_all(&dir);
             return Err(HostError::value(format!(
