@@ -120,6 +120,22 @@ impl Toolplane {
         self.bridge.artifacts()
     }
 
+    /// Cleans up now, for a process about to exit without dropping the runtime (a signal handler's
+    /// thread): removes the artifact directory and stops the worker processes, killing runs in flight.
+    /// The runtime stays usable: a later run starts new workers, and the artifact store starts empty.
+    ///
+    /// ```
+    /// let runtime = toolplane::Toolplane::new(Default::default());
+    /// runtime.execute("await save_artifact(b'x')", None).unwrap();
+    /// let dir = runtime.artifacts().root_dir().unwrap();
+    /// runtime.shutdown();
+    /// assert!(!dir.exists());
+    /// ```
+    pub fn shutdown(&self) {
+        self.artifacts().close();
+        self.host.stop_workers();
+    }
+
     /// The canonical JSON text saved under `handle` (what the MCP resource serves).
     pub fn result_payload(&self, handle: &str) -> Result<Arc<str>, crate::HostError> {
         self.results().payload(handle)

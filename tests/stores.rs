@@ -306,7 +306,8 @@ fn a_deleted_directory_is_recreated() {
 #[test]
 fn artifacts_are_private_to_the_owner_whatever_the_umask() {
     use std::os::unix::fs::PermissionsExt;
-    let mode = |path: &std::path::Path| std::fs::metadata(path).unwrap().permissions().mode() & 0o777;
+    let mode =
+        |path: &std::path::Path| std::fs::metadata(path).unwrap().permissions().mode() & 0o777;
     // SAFETY: umask only changes the mode bits of files created while it is set.
     let previous = unsafe { libc::umask(0) };
     let (store, _) = artifacts(ArtifactsConfig::default());
@@ -335,6 +336,13 @@ fn an_overlong_filename_is_refused_for_its_length() {
     );
     assert!(store.save(b"x", Some(&"a".repeat(255)), None).is_ok());
     // A long name with a bad character is refused for the character.
-    let e = message(store.save(b"x", Some(&format!("{long}/")), None).unwrap_err());
-    assert!(e.starts_with("artifact filename must be a simple name"), "{e}");
+    let e = message(
+        store
+            .save(b"x", Some(&format!("{long}/")), None)
+            .unwrap_err(),
+    );
+    assert!(
+        e.starts_with("artifact filename must be a simple name"),
+        "{e}"
+    );
 }

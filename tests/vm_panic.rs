@@ -48,7 +48,9 @@ fn assert_panic_reported(result: toolplane::ExecutionResult, mode: &str) {
 fn fresh_runs_carry_on_after_a_vm_panic() {
     for isolation in isolations() {
         let rt = Toolplane::new(config(isolation));
-        let handle = ok(rt.execute("return await save_result([1, 2])", None).unwrap());
+        let handle = ok(rt
+            .execute("return await save_result([1, 2])", None)
+            .unwrap());
         for round in 0..2 {
             assert_panic_reported(
                 rt.execute(CODEGEN_PANIC, None).unwrap(),
@@ -87,7 +89,10 @@ fn a_session_carries_on_after_a_vm_panic() {
         }
         // The session may have been reset by the panic, but it serves.
         ok(session.execute("kept = 1", None).unwrap());
-        assert_eq!(ok(session.execute("return kept + 1", None).unwrap()), json!(2));
+        assert_eq!(
+            ok(session.execute("return kept + 1", None).unwrap()),
+            json!(2)
+        );
     }
 }
 
@@ -98,7 +103,11 @@ fn the_cli_runs_the_next_session_file_after_a_vm_panic() {
     let panics = dir.path().join("a.py");
     let after = dir.path().join("b.py");
     std::fs::write(&panics, CODEGEN_PANIC).unwrap();
-    std::fs::write(&after, "rows = [str(i) * 10 for i in range(20000)]\nprint(len(rows))\n").unwrap();
+    std::fs::write(
+        &after,
+        "rows = [str(i) * 10 for i in range(20000)]\nprint(len(rows))\n",
+    )
+    .unwrap();
     for isolation in ["in-process", "process"] {
         let out = std::process::Command::new(env!("CARGO_BIN_EXE_toolplane"))
             .args(["run", "--session", "--isolation", isolation])
@@ -119,6 +128,9 @@ fn the_cli_runs_the_next_session_file_after_a_vm_panic() {
             2,
             "{isolation}: stdout {stdout:?}, stderr {stderr:?}"
         );
-        assert!(stderr.contains("SandboxCrashedError"), "{isolation}: {stderr}");
+        assert!(
+            stderr.contains("SandboxCrashedError"),
+            "{isolation}: {stderr}"
+        );
     }
 }

@@ -250,6 +250,9 @@ fn cli_isolation(config: &Config, flag: Option<&str>) -> Result<Isolation, Usage
 }
 
 fn run(args: RunArgs) -> Result<ExitCode, UsageError> {
+    // Before any thread starts, so that every thread inherits the mask.
+    #[cfg(unix)]
+    let exit_signals = block_exit_signals();
     let (mut config, _) = load_config(args.config.as_deref())?;
     config.toolplane.isolation = Some(cli_isolation(&config, args.isolation.as_deref())?);
     let mut inputs = serde_json::Map::new();
@@ -271,6 +274,9 @@ fn run(args: RunArgs) -> Result<ExitCode, UsageError> {
         }
         runtime.set_timeout(seconds);
     }
+    let runtime = std::sync::Arc::new(runtime);
+    #[cfg(unix)]
+    end_on_signals(exit_signals, runtime.clone());
     let session = args.session.then(|| runtime.session());
     let mut failed = false;
     let stdout = std::io::stdout();
@@ -312,6 +318,39 @@ fn run(args: RunArgs) -> Result<ExitCode, UsageError> {
         }
     }
     Ok(ExitCode::from(if failed { EXIT_SNIPPET_FAILED } else { 0 }))
+}
+
+/// Blocks SIGINT, SIGTERM and SIGHUP in this thread and every thread it starts later; see
+/// [`end_on_signals`].
+#[cfg(unix)]
+fn block_exit_signals() -> nix::sys::signal::SigSet {
+    use nix::sys::signal::{SigSet, Signal};
+    let mut set = SigSet::empty();
+    for signal in [Signal::SIGINT, Signal::SIGTERM, Signal::SIGHUP] {
+        set.add(signal);
+    }
+    let _ = set.thread_block();
+    set
+}
+
+/// A thread that takes the blocked exit signals: it removes the artifact directory, stops the worker
+/// processes and exits with the shell's status for the signal (130, 143, 129). A default-action death
+/// would leave the artifacts' bytes in `$TMPDIR` and a running worker behind.
+#[cfg(unix)]
+fn end_on_signals(signals: nix::sys::signal::SigSet, runtime: std::sync::Arc<Toolplane>) {
+    let spawned = std::thread::Builder::new()
+        .name("toolplane-signals".into())
+        .spawn(move || {
+            if let Ok(signal) = signals.wait() {
+                runtime.shutdown();
+                let _ = std::io::stdout().flush();
+                std::process::exit(128 + signal as i32);
+            }
+        });
+    if spawned.is_err() {
+        // Without the thread, the signals must keep their default action.
+        let _ = signals.thread_unblock();
+    }
 }
 
 fn start_repl(

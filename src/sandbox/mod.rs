@@ -662,6 +662,13 @@ pub(crate) struct EngineHost {
 }
 
 impl EngineHost {
+    /// Stops the worker processes of every engine made here (process isolation); in-process engines
+    /// have none.
+    pub(crate) fn stop_workers(&self) {
+        #[cfg(target_os = "linux")]
+        self.zygote.stop();
+    }
+
     /// An engine for `isolation` (fresh runs, or one session when `session`). Process isolation needs a
     /// worker executable; without one, runs fail with a `SandboxError` that says how to provide it.
     pub(crate) fn engine(

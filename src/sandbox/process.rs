@@ -298,6 +298,19 @@ impl Zygote {
     }
 }
 
+impl Zygote {
+    /// Kills the zygote now; the children it forked that are still serving die with it (they asked
+    /// the kernel for that: `PR_SET_PDEATHSIG`).
+    fn stop(&self) {
+        let Some(mut process) = lock(&self.process).take() else {
+            return;
+        };
+        lock(&self.state).dead = true;
+        let _ = process.kill();
+        let _ = process.wait();
+    }
+}
+
 impl Drop for Zygote {
     fn drop(&mut self) {
         let Some(mut process) = lock(&self.process).take() else {
@@ -382,6 +395,14 @@ impl std::fmt::Debug for ZygoteHandle {
 }
 
 impl ZygoteHandle {
+    /// Stops the zygote, if one runs, and the children serving runs; the next run starts a new one.
+    pub(crate) fn stop(&self) {
+        let zygote = lock(&self.current).take();
+        if let Some(zygote) = zygote {
+            zygote.stop();
+        }
+    }
+
     fn get(&self, exe: &Path, recursion_limit: usize) -> Result<Arc<Zygote>, String> {
         let mut current = lock(&self.current);
         if let Some(zygote) = current.as_ref()

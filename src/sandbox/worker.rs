@@ -251,12 +251,14 @@ fn fork_child(
     let _ = io::stdout().flush();
     // The warm-up started a watchdog thread; the zygote forks single-threaded.
     super::limits::stop_watchdog();
+    let zygote_pid = std::process::id() as libc::pid_t;
     // SAFETY: the zygote is single-threaded here (its watchdog thread was just joined), so the
     // child inherits no lock held by another thread. The child never returns into this code: it ends
     // with _exit.
     match unsafe { libc::fork() } {
         -1 => Err(io::Error::last_os_error()),
         0 => {
+            die_with_parent(zygote_pid);
             let keep_closed = [
                 control.as_raw_fd(),
                 sig_read.as_raw_fd(),
@@ -272,6 +274,20 @@ fn fork_child(
         pid => {
             drop(line);
             protocol::send(control, &FromZygote::Forked { pid }, None)
+        }
+    }
+}
+
+/// Asks the kernel to kill this child when its parent, the zygote, ends: a host that stops its
+/// zygote (or dies, which ends the zygote) leaves no child running a snippet. Standbys, forked by a
+/// session holder, do not ask: the host kills the holder to promote its standby.
+fn die_with_parent(parent: libc::pid_t) {
+    // SAFETY: plain prctl and getppid on this process.
+    unsafe {
+        libc::prctl(libc::PR_SET_PDEATHSIG, libc::SIGKILL, 0, 0, 0);
+        // The parent may have ended before the request: then no signal comes.
+        if libc::getppid() != parent {
+            libc::_exit(0);
         }
     }
 }

@@ -248,16 +248,14 @@ impl ArtifactStore {
             Some(root) if root.path().is_dir() => root.path().to_path_buf(),
             _ => {
                 // Created lazily; re-created if something removed it under us.
-                let dir = private_dir_builder()
-                    .tempdir()
-                    .map_err(|e| {
-                        // The kind only: the message would show the snippet a host path.
-                        HostError::value(format!(
-                            "artifact store could not create its directory on the host ({}); \
+                let dir = private_dir_builder().tempdir().map_err(|e| {
+                    // The kind only: the message would show the snippet a host path.
+                    HostError::value(format!(
+                        "artifact store could not create its directory on the host ({}); \
                              nothing was saved",
-                            e.kind()
-                        ))
-                    })?;
+                        e.kind()
+                    ))
+                })?;
                 let path = dir.path().to_path_buf();
                 inner.root = Some(dir);
                 path

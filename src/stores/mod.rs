@@ -7,7 +7,8 @@ mod handle;
 mod results;
 
 pub use artifacts::{
-    ARTIFACTS_DISABLED, ArtifactInfo, ArtifactStore, DEFAULT_ARTIFACT_FILENAME, MAX_FILENAME_BYTES, is_valid_filename,
+    ARTIFACTS_DISABLED, ArtifactInfo, ArtifactStore, DEFAULT_ARTIFACT_FILENAME, MAX_FILENAME_BYTES,
+    is_valid_filename,
 };
 pub use clock::{Clock, ManualClock, MonotonicClock};
 pub use handle::{HANDLE_TOKEN_LEN, new_handle};
