@@ -35,7 +35,7 @@ fn run(session: &Session, code: &str) -> Value {
             error.error_type, error.message
         );
     }
-    result.value
+    result.value_json()
 }
 
 /// Session runs: the warm VM, a namespace kept across runs, the cost of one snippet end to end.
@@ -81,7 +81,7 @@ fn fresh_runs(c: &mut Criterion) {
     group.bench_function("return 1 + 1", |b| {
         b.iter(|| {
             let result = runtime.execute(black_box("return 1 + 1"), None).unwrap();
-            assert_eq!(result.value, json!(2));
+            assert_eq!(result.value_json(), json!(2));
         })
     });
     group.finish();

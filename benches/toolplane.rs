@@ -113,7 +113,7 @@ fn must_run(runtime: &Toolplane, code: &str) -> serde_json::Value {
             error.error_type, error.message
         );
     }
-    result.value
+    result.value_json()
 }
 
 fn isolations() -> [(Isolation, &'static str); 2] {
@@ -218,7 +218,7 @@ fn session() {
         session.execute("x = 1", None).unwrap();
         let run = || {
             let result = session.execute("return x + 1", None).unwrap();
-            assert_eq!(result.value, 2);
+            assert_eq!(result.value_json(), 2);
         };
         report("return x + 1 (back to back)", &time_n(2000, run));
         if isolation == Isolation::Process {

@@ -102,12 +102,13 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
     println!("({:.1} ms)", result.duration_ms);
 
     // The full rows never went through the model; the host can still hand them to its own users.
-    let handle = result.value["rows"].as_str().ok_or("no handle")?;
+    let value = result.value_json();
+    let handle = value["rows"].as_str().ok_or("no handle")?;
     let rows: serde_json::Value = serde_json::from_str(&runtime.result_payload(handle)?)?;
     println!(
         "rows kept under {handle}: {}",
         rows.as_array().map_or(0, Vec::len)
     );
-    assert_eq!(result.value["count"], 8);
+    assert_eq!(result.value_json()["count"], 8);
     Ok(())
 }

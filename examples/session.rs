@@ -21,7 +21,7 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
             return Err(format!("{}: {}", error.error_type, error.message).into());
         }
         println!(">>> {}\n{}", code.replace('\n', "\n... "), result.value);
-        if let Some(h) = result.value.as_str() {
+        if let Some(h) = result.value_json().as_str() {
             handle = h.to_string();
         }
     }

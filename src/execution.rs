@@ -1,6 +1,7 @@
 //! The result of a run: the JSON contract shared with the Python original's `ExecutionResult`.
 
 use serde::{Deserialize, Serialize};
+use serde_json::value::RawValue;
 
 /// The backend name reported in every result.
 pub const BACKEND_NAME: &str = "rustpython";
@@ -14,10 +15,12 @@ pub const BACKEND_NAME: &str = "rustpython";
 /// assert_eq!(json["error"]["type"], "TimeoutError");
 /// assert_eq!(json["backend"], "rustpython");
 /// ```
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, Serialize, Deserialize)]
 pub struct ExecutionResult {
-    /// The snippet's value (`return` at top level), as JSON; `null` on error.
-    pub value: serde_json::Value,
+    /// The snippet's value (`return` at top level) as the exact JSON text the sandbox wrote — Python's
+    /// `json.dumps` form, integers of any size included; `null` on error. Read it with
+    /// [`ExecutionResult::value_as`] or [`ExecutionResult::value_json`], or use the text as it is.
+    pub value: Box<RawValue>,
     /// Captured `print` output and `sys.stdout` writes.
     pub stdout: String,
     /// Captured `sys.stderr` writes.
@@ -59,7 +62,54 @@ pub struct ArtifactRef {
     pub uri: String,
 }
 
+impl PartialEq for ExecutionResult {
+    fn eq(&self, other: &Self) -> bool {
+        self.value.get() == other.value.get()
+            && self.stdout == other.stdout
+            && self.stderr == other.stderr
+            && self.duration_ms == other.duration_ms
+            && self.backend == other.backend
+            && self.error == other.error
+            && self.artifacts == other.artifacts
+    }
+}
+
+/// The JSON text `null`.
+pub(crate) fn null_value() -> Box<RawValue> {
+    RawValue::NULL.to_owned()
+}
+
 impl ExecutionResult {
+    /// The value as a [`serde_json::Value`]. Exact but for integers beyond 64 bits, which
+    /// `serde_json::Value` holds as floats: read [`ExecutionResult::value`]'s text, or
+    /// [`ExecutionResult::value_as`] a type that keeps them, where that matters.
+    ///
+    /// ```
+    /// let runtime = toolplane::Toolplane::new(Default::default());
+    /// let r = runtime.execute("return {'total': 60, 'big': 2**70}", None).unwrap();
+    /// assert_eq!(r.value_json()["total"], 60);
+    /// assert_eq!(r.value.get(), r#"{"total": 60, "big": 1180591620717411303424}"#);
+    /// ```
+    pub fn value_json(&self) -> serde_json::Value {
+        serde_json::from_str(self.value.get()).unwrap_or(serde_json::Value::Null)
+    }
+
+    /// The value read into `T`.
+    ///
+    /// ```
+    /// let runtime = toolplane::Toolplane::new(Default::default());
+    /// let r = runtime.execute("return [1, 2, 3]", None).unwrap();
+    /// assert_eq!(r.value_as::<Vec<u8>>().unwrap(), [1, 2, 3]);
+    /// ```
+    pub fn value_as<T: serde::de::DeserializeOwned>(&self) -> serde_json::Result<T> {
+        serde_json::from_str(self.value.get())
+    }
+
+    /// Whether the value is `None` (also the value of a failed run).
+    pub fn value_is_null(&self) -> bool {
+        self.value.get() == "null"
+    }
+
     /// Whether the run ended without an uncaught exception.
     pub fn ok(&self) -> bool {
         self.error.is_none()
@@ -68,7 +118,7 @@ impl ExecutionResult {
     /// A result carrying only an error.
     pub fn failed(error_type: &str, message: impl Into<String>, duration_ms: f64) -> Self {
         Self {
-            value: serde_json::Value::Null,
+            value: null_value(),
             stdout: String::new(),
             stderr: String::new(),
             duration_ms,

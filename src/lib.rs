@@ -53,8 +53,9 @@
 //!             try:\n    await orders_get(id=0)\nexcept LookupError:\n    pass\n\
 //!             return {'total': sum(r['total'] for r in rows), 'rows': h}";
 //! let result = runtime.execute(code, None).unwrap();
-//! assert_eq!(result.value["total"], 60);
-//! let rows = runtime.result_payload(result.value["rows"].as_str().unwrap()).unwrap();
+//! let value = result.value_json();
+//! assert_eq!(value["total"], 60);
+//! let rows = runtime.result_payload(value["rows"].as_str().unwrap()).unwrap();
 //! assert!(rows.starts_with(r#"[{"id": 1, "total": 10}"#));
 //! ```
 //!

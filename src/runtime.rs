@@ -41,10 +41,10 @@ pub enum Error {
 /// use toolplane::{Config, Toolplane};
 /// let runtime = Toolplane::new(Config::default());
 /// let first = runtime.execute("return await save_result({'rows': [1, 2, 3]})", None).unwrap();
-/// let handle = first.value.as_str().unwrap().to_string();
+/// let handle: String = first.value_as().unwrap();
 /// let inputs = serde_json::json!({"h": handle}).as_object().cloned();
 /// let second = runtime.execute("rows = await load_result(h)\nreturn sum(rows['rows'])", inputs).unwrap();
-/// assert_eq!(second.value, 6);
+/// assert_eq!(second.value.get(), "6");
 /// ```
 #[derive(Debug)]
 pub struct Toolplane {
@@ -89,7 +89,7 @@ impl Toolplane {
     ///     .tool(Capability::new("math/double", |p| Ok(serde_json::json!(p["x"].as_i64().unwrap_or(0) * 2))).alias("double"))
     ///     .build()
     ///     .unwrap();
-    /// assert_eq!(runtime.execute("return await double(x=21)", None).unwrap().value, 42);
+    /// assert_eq!(runtime.execute("return await double(x=21)", None).unwrap().value.get(), "42");
     /// ```
     pub fn builder() -> ToolplaneBuilder {
         ToolplaneBuilder::default()
@@ -194,7 +194,7 @@ impl Toolplane {
     /// # async fn main() {
     /// let runtime = toolplane::Toolplane::new(Default::default());
     /// let result = runtime.execute_async("return 6 * 7", None).await.unwrap();
-    /// assert_eq!(result.value, 42);
+    /// assert_eq!(result.value.get(), "42");
     /// # }
     /// ```
     pub async fn execute_async(
@@ -220,7 +220,7 @@ impl Toolplane {
     /// let runtime = toolplane::Toolplane::new(Default::default());
     /// let session = runtime.session();
     /// session.execute("x = 41", None).unwrap();
-    /// assert_eq!(session.execute("x + 1", None).unwrap().value, 42);
+    /// assert_eq!(session.execute("x + 1", None).unwrap().value.get(), "42");
     /// ```
     pub fn session(&self) -> Session {
         Session {

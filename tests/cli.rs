@@ -257,3 +257,37 @@ fn process_isolation_kills_native_work_at_the_deadline() {
         "{stderr}"
     );
 }
+
+#[test]
+fn numbers_are_printed_exactly_and_none_prints_nothing() {
+    let dir = tempfile::tempdir().unwrap();
+    write(
+        dir.path(),
+        "n.py",
+        "return [2**70, -2**100, 1e308, -0.0, {'k': 10**30}]\n",
+    );
+    write(dir.path(), "none.py", "print('only this')\n");
+    let out = toolplane(dir.path(), &["run", "n.py"]);
+    assert_eq!(
+        text(&out.stdout),
+        "[\n  1180591620717411303424,\n  -1267650600228229401496703205376,\n  1e+308,\n  -0.0,\n  {\n    \
+         \"k\": 1000000000000000000000000000000\n  }\n]\n"
+    );
+    let out = toolplane(dir.path(), &["run", "--json", "n.py"]);
+    assert!(
+        text(&out.stdout).contains(
+            "\"value\":[1180591620717411303424, -1267650600228229401496703205376, 1e+308, -0.0, \
+             {\"k\": 1000000000000000000000000000000}]"
+        ),
+        "{}",
+        text(&out.stdout)
+    );
+    let out = toolplane(dir.path(), &["run", "none.py"]);
+    assert_eq!(text(&out.stdout), "only this\n");
+    let out = toolplane(dir.path(), &["run", "--json", "none.py"]);
+    assert!(
+        text(&out.stdout).contains("\"value\":null"),
+        "{}",
+        text(&out.stdout)
+    );
+}

@@ -545,3 +545,26 @@ async fn library_http_server_disables_stores_itself() {
     assert!(template_names(&client).await.is_empty());
     assert_results_store_refuses(&client).await;
 }
+
+/// The text content carries the value exactly as the sandbox wrote it (integers of any size).
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn numbers_reach_the_client_exactly() {
+    for isolation in ["process", "in-process"] {
+        let client = stdio_client(&["--isolation", isolation], None).await;
+        let result = call(
+            &client,
+            "execute_code",
+            json!({"code": "return {'big': 2**70, 'l': [-2**100, 1e308, -0.0, 10**40]}"}),
+        )
+        .await;
+        let text = text_of(&result);
+        assert!(
+            text.contains(
+                "\"value\":{\"big\": 1180591620717411303424, \"l\": [-1267650600228229401496703205376, \
+                 1e+308, -0.0, 10000000000000000000000000000000000000000]}"
+            ),
+            "{isolation}: {text}"
+        );
+        client.cancel().await.unwrap();
+    }
+}

@@ -19,13 +19,13 @@ fn run_with(runtime: &Toolplane, code: &str, inputs: Value) -> ExecutionResult {
         .expect("no namespace collision")
 }
 
-fn value(result: &ExecutionResult) -> &Value {
+fn value(result: &ExecutionResult) -> Value {
     assert!(
         result.error.is_none(),
         "unexpected error: {:?}",
         result.error
     );
-    &result.value
+    result.value_json()
 }
 
 fn error(result: &ExecutionResult) -> (&str, &str) {
@@ -44,12 +44,12 @@ fn config(toml: &str) -> Config {
 fn return_stdout_and_backend() {
     let rt = Toolplane::new(Config::default());
     let r = run(&rt, "print('a')\nprint('b', 2)\nreturn 40 + 2");
-    assert_eq!(value(&r), &json!(42));
+    assert_eq!(value(&r), json!(42));
     assert_eq!(r.stdout, "a\nb 2\n");
     assert_eq!(r.backend, "rustpython");
     assert!(r.duration_ms > 0.0);
-    assert_eq!(value(&run(&rt, "x = 1")), &Value::Null);
-    assert_eq!(value(&run(&rt, "")), &Value::Null);
+    assert_eq!(value(&run(&rt, "x = 1")), Value::Null);
+    assert_eq!(value(&run(&rt, "")), Value::Null);
 }
 
 #[test]
@@ -73,14 +73,14 @@ fn inputs_become_globals_and_shadow_store_sugar() {
         "return [rows[1]['id'], flag, none, n * 2]",
         json!({"rows": [{"id": 1}, {"id": 2}], "flag": true, "none": null, "n": 21}),
     );
-    assert_eq!(value(&r), &json!([2, true, null, 42]));
+    assert_eq!(value(&r), json!([2, true, null, 42]));
     assert_eq!(
         value(&run_with(
             &rt,
             "return save_result",
             json!({"save_result": 5})
         )),
-        &json!(5)
+        json!(5)
     );
 }
 
@@ -117,7 +117,7 @@ fn tracebacks_keep_snippet_line_numbers() {
     // Multi-line strings keep their content (no textual re-indentation).
     assert_eq!(
         value(&run(&rt, "s = '''line1\nline2'''\nreturn s")),
-        &json!("line1\nline2")
+        json!("line1\nline2")
     );
 }
 
@@ -154,7 +154,7 @@ fn python_features_work() {
                 return [P(1).v, list(g(3)), c['a'], both, json.loads('[1]'), bool(re.match('a+', 'aa')), 0 <= random.random() < 1]";
     assert_eq!(
         value(&run(&rt, code)),
-        &json!([1, [0, 1, 2], 2, [2, 4], [1], true, true])
+        json!([1, [0, 1, 2], 2, [2, 4], [1], true, true])
     );
 }
 
@@ -172,7 +172,7 @@ fn results_survive_across_runs_of_one_runtime() {
         "rows = await load_result(h)\nreturn sum(r['id'] for r in rows)",
         json!({"h": handle}),
     );
-    assert_eq!(value(&second), &json!(1225));
+    assert_eq!(value(&second), json!(1225));
     assert_eq!(
         &*rt.result_payload(&handle).unwrap(),
         &*format!(
@@ -201,7 +201,7 @@ fn canonical_json_rules_at_save() {
         "v = await load_result(h)\nreturn v['big'] == 10**30",
         json!({"h": h}),
     );
-    assert_eq!(value(&back), &json!(true));
+    assert_eq!(value(&back), json!(true));
 }
 
 #[test]
@@ -260,7 +260,7 @@ fn store_errors_are_catchable_as_value_error() {
     );
     assert_eq!(
         value(&r),
-        &json!("unknown or expired result handle: 'res_doesnotexist'")
+        json!("unknown or expired result handle: 'res_doesnotexist'")
     );
 }
 
@@ -284,7 +284,7 @@ fn store_caps_from_config_are_loud() {
     );
     assert_eq!(
         value(&r),
-        &json!([
+        json!([
             "results store is disabled",
             "results store is disabled",
             "artifact store is disabled",
@@ -300,12 +300,12 @@ fn call_tool_reaches_store_capabilities_without_sugar() {
         &rt,
         "h = await call_tool('toolplane:results/save', {'value': {'a': 1}, 'label': None})\nreturn await call_tool('toolplane:results/load', {'handle': h})",
     );
-    assert_eq!(value(&r), &json!({"a": 1}));
+    assert_eq!(value(&r), json!({"a": 1}));
     let r = run(
         &rt,
         "h = await call_tool('toolplane:artifacts/save', {'data_b64': 'AAE='})\nr = await call_tool('toolplane:artifacts/load', {'handle': h})\nreturn [r['data_b64'], r['size_bytes'], r['filename']]",
     );
-    assert_eq!(value(&r), &json!(["AAE=", 2, "artifact.bin"]));
+    assert_eq!(value(&r), json!(["AAE=", 2, "artifact.bin"]));
 }
 
 #[test]
@@ -388,7 +388,7 @@ fn runs_are_fresh() {
         &rt,
         "import json, sys\nreturn [json.dumps([1]), len([1, 2]), hasattr(sys, 'marker')]",
     );
-    assert_eq!(value(&r), &json!(["[1]", 2, false]));
+    assert_eq!(value(&r), json!(["[1]", 2, false]));
     assert_eq!(error(&run(&rt, "return x")).0, "NameError");
 }
 
@@ -431,11 +431,11 @@ fn host_capabilities_are_keyword_only_and_errors_keep_their_builtin() {
     let rt = Toolplane::with_registry(Config::default(), registry);
     assert_eq!(
         value(&run(&rt, "return await orders_get(id=3)")),
-        &json!({"id": 3, "total": 10})
+        json!({"id": 3, "total": 10})
     );
     assert_eq!(
         value(&run(&rt, "return await call_tool('orders/get', {'id': 4})")),
-        &json!({"id": 4, "total": 10})
+        json!({"id": 4, "total": 10})
     );
     let positional = run(&rt, "await orders_get(3)");
     let (kind, message) = error(&positional);
@@ -450,14 +450,14 @@ fn host_capabilities_are_keyword_only_and_errors_keep_their_builtin() {
             &rt,
             "try:\n    await orders_deny()\nexcept PermissionError as e:\n    return str(e)"
         )),
-        &json!("not yours")
+        json!("not yours")
     );
     let boom = run(&rt, "await orders_boom()");
     let (kind, message) = error(&boom);
     assert_eq!(kind, "RuntimeError");
     assert!(message.contains("tool exploded"), "{message}");
     assert!(
-        value(&run(&rt, "return 1")) == &json!(1),
+        value(&run(&rt, "return 1")) == json!(1),
         "the host survived the panicking tool"
     );
 }
@@ -469,12 +469,12 @@ fn the_sandbox_has_no_host_access() {
         &rt,
         "try:\n    open('/etc/passwd').read()\nexcept PermissionError as e:\n    return 'denied'",
     );
-    assert_eq!(value(&r), &json!("denied"));
+    assert_eq!(value(&r), json!("denied"));
     let r = run(
         &rt,
         "import os\nreturn [os.environ.get('HOME'), os.getenv('PATH'), os.path.join('a', 'b'), os.path.exists('/etc/passwd')]",
     );
-    assert_eq!(value(&r), &json!([null, null, "a/b", false]));
+    assert_eq!(value(&r), json!([null, null, "a/b", false]));
     for module in [
         "socket",
         "subprocess",
@@ -502,7 +502,7 @@ fn the_sandbox_has_no_host_access() {
         &rt,
         "import sys, inspect\nm = sys.modules['marshal']\ntry:\n    m.loads(b'\\xe3')\nexcept PermissionError:\n    return 'refused'",
     );
-    assert_eq!(value(&r), &json!("refused"));
+    assert_eq!(value(&r), json!("refused"));
 }
 
 #[test]
@@ -526,7 +526,7 @@ fn time_limit_ends_even_catch_all_loops() {
     let r = run(&rt, "import time\ntime.sleep(100)");
     assert_eq!(error(&r).0, "TimeoutError");
     assert!(r.duration_ms < 10_000.0);
-    assert_eq!(value(&run(&rt, "return 'alive'")), &json!("alive"));
+    assert_eq!(value(&run(&rt, "return 'alive'")), json!("alive"));
 }
 
 #[test]
@@ -590,7 +590,7 @@ fn unawaited_calls_in_values_and_output_are_reported() {
     );
     assert_eq!(
         value(&run(&rt, "p = save_result(1)\nh = await p\nreturn h[:4]")),
-        &json!("res_")
+        json!("res_")
     );
 }
 
@@ -599,9 +599,9 @@ fn return_values_must_be_json_shaped() {
     let rt = Toolplane::new(Config::default());
     assert_eq!(
         value(&run(&rt, "return (1, {'a': (2,)})")),
-        &json!([1, {"a": [2]}])
+        json!([1, {"a": [2]}])
     );
-    assert_eq!(value(&run(&rt, "return {3}")), &json!([3]));
+    assert_eq!(value(&run(&rt, "return {3}")), json!([3]));
     let r = run(&rt, "return object()");
     assert_eq!(error(&r).0, "TypeError");
     assert!(error(&r).1.contains("'object'"));
@@ -630,10 +630,10 @@ fn memory_limit_ends_the_run_and_the_host_and_stores_carry_on() {
     let back = run_with(&rt, "return await load_result(h)", json!({"h": saved}));
     assert_eq!(
         value(&back),
-        &json!([1, 2, 3]),
+        json!([1, 2, 3]),
         "a handle saved before the limits still loads"
     );
-    assert_eq!(value(&run(&rt, "return len([0] * 1000)")), &json!(1000));
+    assert_eq!(value(&run(&rt, "return len([0] * 1000)")), json!(1000));
 }
 
 /// `json.dumps` / `json.loads` with default arguments take a native path; it must agree with the json
@@ -677,7 +677,7 @@ for t in texts:
         out.append(["loads", repr(t), fast, slow])
 return [out, json._toolplane_fast]
 "#;
-    assert_eq!(value(&run(&rt, code)), &json!([[], true]));
+    assert_eq!(value(&run(&rt, code)), json!([[], true]));
 }
 
 /// Interpreters end on the sandbox thread after the runtime (or session) is dropped. Nothing they print
@@ -723,10 +723,10 @@ fn ending_interpreters_print_nothing_to_the_host() {
     let noisy = "class Noisy:\n    def __del__(self):\n        raise ValueError('from __del__')\nkept = Noisy()\nreturn 1";
     {
         let rt = Toolplane::new(config);
-        assert_eq!(value(&run(&rt, noisy)), &json!(1));
-        assert_eq!(value(&run(&rt, "return 2")), &json!(2));
+        assert_eq!(value(&run(&rt, noisy)), json!(1));
+        assert_eq!(value(&run(&rt, "return 2")), json!(2));
         let session = rt.session();
-        assert_eq!(value(&session.execute(noisy, None).unwrap()), &json!(1));
+        assert_eq!(value(&session.execute(noisy, None).unwrap()), json!(1));
     }
     // The sandbox threads end after finalizing their interpreters (the used one and the spare).
     let deadline = std::time::Instant::now() + std::time::Duration::from_secs(30);
@@ -746,14 +746,59 @@ fn a_del_that_never_returns_does_not_stall_later_runs() {
     config.toolplane.isolation = Some(toolplane::Isolation::InProcess);
     let rt = Arc::new(Toolplane::new(config));
     let stuck = "class Stuck:\n    def __del__(self):\n        while True:\n            try:\n                pass\n            except BaseException:\n                pass\ns = Stuck()\ns.me = s\ndel s\nreturn 1";
-    assert_eq!(value(&run(&rt, stuck)), &json!(1));
+    assert_eq!(value(&run(&rt, stuck)), json!(1));
     let (tx, rx) = std::sync::mpsc::channel();
     let runtime = rt.clone();
     std::thread::spawn(move || {
-        let _ = tx.send(run(&runtime, "return 2").value);
+        let _ = tx.send(run(&runtime, "return 2").value_json());
     });
     let next = rx
         .recv_timeout(std::time::Duration::from_secs(30))
         .expect("the run after it never came back");
     assert_eq!(next, json!(2));
+}
+
+/// The value of every number a snippet returns, as Python's `json.dumps` writes it.
+pub const EXACT_NUMBERS_CODE: &str = "return {'big': 2**70, 'neg': -2**100, 'huge': 10**400, 'max': 1e308, \
+                                      'negzero': -0.0, 'nested': [2**70, {'k': [-0.0, -2**100]}]}";
+
+fn exact_numbers_text() -> String {
+    format!(
+        "{{\"big\": 1180591620717411303424, \"neg\": -1267650600228229401496703205376, \"huge\": 1{}, \
+         \"max\": 1e+308, \"negzero\": -0.0, \"nested\": [1180591620717411303424, {{\"k\": [-0.0, \
+         -1267650600228229401496703205376]}}]}}",
+        "0".repeat(400)
+    )
+}
+
+/// No number changes on its way from the VM to the caller, in either engine, fresh or in a session.
+#[test]
+fn numbers_reach_the_caller_exactly() {
+    let mut modes = vec![toolplane::Isolation::InProcess];
+    if cfg!(target_os = "linux") {
+        modes.push(toolplane::Isolation::Process);
+    }
+    for isolation in modes {
+        let mut config = Config::default();
+        config.toolplane.isolation = Some(isolation);
+        config.toolplane.worker_path = Some(env!("CARGO_BIN_EXE_toolplane").into());
+        let rt = Toolplane::new(config);
+        let fresh = run(&rt, EXACT_NUMBERS_CODE);
+        assert!(fresh.ok(), "{isolation:?}: {:?}", fresh.error);
+        assert_eq!(fresh.value.get(), exact_numbers_text(), "{isolation:?}");
+        let session = rt.session();
+        let kept = session.execute(EXACT_NUMBERS_CODE, None).unwrap();
+        assert_eq!(
+            kept.value.get(),
+            exact_numbers_text(),
+            "{isolation:?} session"
+        );
+        // Serialised whole (the CLI's --json), the value is the same text.
+        let line = serde_json::to_string(&fresh).unwrap();
+        assert!(line.contains(&exact_numbers_text()), "{line}");
+        assert_eq!(
+            run(&rt, "return 10**400").value.get(),
+            format!("1{}", "0".repeat(400))
+        );
+    }
 }

@@ -141,7 +141,7 @@ fn run_suite(isolation: Isolation) {
     let foreign = other
         .execute("return await save_result('other runtime')", None)
         .unwrap()
-        .value
+        .value_json()
         .as_str()
         .unwrap()
         .to_string();
@@ -191,7 +191,7 @@ fn run_suite(isolation: Isolation) {
             failures.push(format!("{label}: {breach}"));
         }
         let probe = runtime.execute(PROBE, None).unwrap();
-        if probe.value != baseline.value || !probe.ok() {
+        if probe.value.get() != baseline.value.get() || !probe.ok() {
             failures.push(format!(
                 "{label}: a later fresh run changed: {:?} {:?}",
                 probe.value, probe.error
@@ -200,7 +200,7 @@ fn run_suite(isolation: Isolation) {
     }
     // The other session still holds its secret, untouched.
     assert_eq!(
-        holder.execute("kept", None).unwrap().value,
+        holder.execute("kept", None).unwrap().value_json(),
         FILE_SECRET,
         "{isolation:?}"
     );

@@ -38,7 +38,7 @@ fn soak(runs: usize) {
     let handle = runtime
         .execute("return await save_result({'rows': list(range(100))})", None)
         .unwrap()
-        .value
+        .value_json()
         .as_str()
         .unwrap()
         .to_string();

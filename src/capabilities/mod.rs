@@ -24,6 +24,6 @@ pub use registry::{
 /// registry.register(Capability::new("vault/open", |_| Err(ToolError::permission("the vault is closed")))).unwrap();
 /// let runtime = Toolplane::with_registry(Config::default(), registry);
 /// let r = runtime.execute("try:\n    await vault_open()\nexcept PermissionError as e:\n    return str(e)", None).unwrap();
-/// assert_eq!(r.value, "the vault is closed");
+/// assert_eq!(r.value_json(), "the vault is closed");
 /// ```
 pub type ToolError = HostError;

@@ -166,7 +166,7 @@ impl Capability {
     /// }).alias("double")).unwrap();
     /// let runtime = Toolplane::with_registry(Config::default(), registry);
     /// let r = runtime.execute("fs = [double(x=i) for i in range(3)]\nreturn [await f for f in fs]", None).unwrap();
-    /// assert_eq!(r.value, serde_json::json!([0, 2, 4]));
+    /// assert_eq!(r.value_json(), serde_json::json!([0, 2, 4]));
     /// ```
     pub fn new_async<F, Fut>(name: impl Into<String>, handler: F) -> Self
     where
@@ -197,7 +197,7 @@ impl Capability {
     /// let registry = std::sync::Arc::new(Registry::new());
     /// registry.register(get).unwrap();
     /// let runtime = Toolplane::with_registry(Config::default(), registry);
-    /// assert_eq!(runtime.execute("return (await orders_get(id=3))['total']", None).unwrap().value, 9.5);
+    /// assert_eq!(runtime.execute("return (await orders_get(id=3))['total']", None).unwrap().value.get(), "9.5");
     /// let bad = runtime.execute("return await orders_get(id='x')", None).unwrap();
     /// assert_eq!(bad.error.unwrap().error_type, "TypeError");
     /// ```

@@ -299,11 +299,9 @@ fn run(args: RunArgs) -> Result<ExitCode, UsageError> {
             let written =
                 out.write_all(result.stdout.as_bytes())
                     .and_then(|()| match &result.error {
-                        None => writeln!(
-                            out,
-                            "{}",
-                            serde_json::to_string_pretty(&result.value).unwrap_or_default()
-                        ),
+                        // As `python3 script.py` prints nothing of a script's `None`.
+                        None if result.value_is_null() => Ok(()),
+                        None => writeln!(out, "{}", crate::canonical::pretty(result.value.get())),
                         Some(_) => Ok(()),
                     });
             if let Some(error) = &result.error {
@@ -438,7 +436,7 @@ fn doctor_probe(config: &Config, isolation: Isolation) -> (bool, String) {
     let runtime = Toolplane::new(config);
     let started = std::time::Instant::now();
     match runtime.execute("return 1 + 1", None) {
-        Ok(result) if result.ok() && result.value == 2 => (
+        Ok(result) if result.ok() && result.value.get() == "2" => (
             true,
             format!(
                 "{}: ok (first run {:.1} ms, including start-up)",

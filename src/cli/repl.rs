@@ -401,12 +401,8 @@ fn show(result: &ExecutionResult, color: bool) {
                 writeln!(stderr, "{text}")
             };
         }
-        None if !result.value.is_null() => {
-            let _ = writeln!(
-                stdout,
-                "{}",
-                serde_json::to_string_pretty(&result.value).unwrap_or_default()
-            );
+        None if !result.value_is_null() => {
+            let _ = writeln!(stdout, "{}", crate::canonical::pretty(result.value.get()));
         }
         None => {}
     }

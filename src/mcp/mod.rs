@@ -258,9 +258,16 @@ impl McpServer {
         };
         match outcome {
             Ok(result) => {
+                // The text content is the result serialised once, its value exactly as the sandbox
+                // wrote it; structuredContent is a serde_json::Value, which holds integers beyond
+                // 64 bits as floats (docs/differences.md).
+                let text = serde_json::to_string(&result)
+                    .map_err(|e| McpError::internal_error(e.to_string(), None))?;
                 let value = serde_json::to_value(&result)
                     .map_err(|e| McpError::internal_error(e.to_string(), None))?;
-                Ok(CallToolResult::structured(value))
+                let mut reply = CallToolResult::structured(value);
+                reply.content = vec![ContentBlock::text(text)];
+                Ok(reply)
             }
             // The snippet never ran: the caller's inputs are wrong.
             Err(error) => Ok(CallToolResult::error(vec![ContentBlock::text(

@@ -15,7 +15,7 @@ pub const SNIPPET_FILENAME: &str = "toolplane_snippet.py";
 
 /// What the VM side of a run produced.
 pub(crate) struct SnippetOutput {
-    pub value: serde_json::Value,
+    pub value: Box<serde_json::value::RawValue>,
     pub stdout: String,
     pub stderr: String,
     pub error: Option<ExecutionError>,
@@ -75,7 +75,7 @@ pub(crate) fn run_snippet(
 
         if flags.timed_out() {
             return SnippetOutput {
-                value: serde_json::Value::Null,
+                value: crate::execution::null_value(),
                 stdout,
                 stderr,
                 error: Some(ExecutionError {
@@ -108,7 +108,7 @@ pub(crate) fn run_snippet(
                     return plain_error("UnawaitedToolCallError", message, stdout, stderr);
                 }
                 match to_json(vm, &value, JsonMode::ReturnValue) {
-                    Ok(text) => match serde_json::from_str(&text) {
+                    Ok(text) => match serde_json::value::RawValue::from_string(text) {
                         Ok(value) => SnippetOutput { value, stdout, stderr, error: None },
                         Err(e) => plain_error("ValueError", format!("return value could not be converted: {e}"), stdout, stderr),
                     },
@@ -144,7 +144,7 @@ fn unawaited_output_line(stdout: &str) -> Option<&str> {
 
 fn plain_error(error_type: &str, message: String, stdout: String, stderr: String) -> SnippetOutput {
     SnippetOutput {
-        value: serde_json::Value::Null,
+        value: crate::execution::null_value(),
         stdout,
         stderr,
         error: Some(ExecutionError {
@@ -162,7 +162,7 @@ fn failed(
     stderr: String,
 ) -> SnippetOutput {
     SnippetOutput {
-        value: serde_json::Value::Null,
+        value: crate::execution::null_value(),
         stdout,
         stderr,
         error: Some(describe_exception(vm, exc)),

@@ -10,7 +10,7 @@ pub fn ok(result: ExecutionResult) -> Value {
         "unexpected error: {:?}",
         result.error
     );
-    result.value
+    result.value_json()
 }
 
 /// The error type and message of a run that must fail.
