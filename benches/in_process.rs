@@ -23,7 +23,7 @@ fn in_process_runtime() -> Toolplane {
         .expect("register echo");
     let mut config = Config::default();
     config.toolplane.isolation = Some(Isolation::InProcess);
-    Toolplane::with_registry(config, registry)
+    Toolplane::with_registry(config, registry).unwrap()
 }
 
 /// Runs `code` in `session` and returns its value; a failed run fails the benchmark.

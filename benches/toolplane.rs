@@ -102,7 +102,7 @@ fn runtime(isolation: Isolation) -> Toolplane {
     config.results.max_entries = 1_000_000;
     config.toolplane.isolation = Some(isolation);
     config.toolplane.worker_path = Some(env!("CARGO_BIN_EXE_toolplane").into());
-    Toolplane::new(config)
+    Toolplane::new(config).unwrap()
 }
 
 fn must_run(runtime: &Toolplane, code: &str) -> serde_json::Value {
@@ -243,7 +243,7 @@ fn tools() {
         registry
             .register(toolplane::Capability::new("bench/echo", Ok).alias("echo"))
             .unwrap();
-        let runtime = Toolplane::with_registry(config, registry);
+        let runtime = Toolplane::with_registry(config, registry).unwrap();
         let with_calls =
             format!("t = 0\nfor i in range({CALLS}):\n    t += (await echo(x=i))['x']\nreturn t");
         let without =

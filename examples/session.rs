@@ -5,7 +5,7 @@ use toolplane::{Config, Toolplane};
 
 fn main() -> Result<(), Box<dyn std::error::Error>> {
     toolplane::worker_main_if_requested();
-    let runtime = Toolplane::new(Config::default());
+    let runtime = Toolplane::new(Config::default()).unwrap();
     let session = runtime.session();
 
     let steps = [

@@ -85,7 +85,7 @@ impl ExecutionResult {
     /// [`ExecutionResult::value_as`] a type that keeps them, where that matters.
     ///
     /// ```
-    /// let runtime = toolplane::Toolplane::new(Default::default());
+    /// let runtime = toolplane::Toolplane::new(Default::default()).unwrap();
     /// let r = runtime.execute("return {'total': 60, 'big': 2**70}", None).unwrap();
     /// assert_eq!(r.value_json()["total"], 60);
     /// assert_eq!(r.value.get(), r#"{"total": 60, "big": 1180591620717411303424}"#);
@@ -97,7 +97,7 @@ impl ExecutionResult {
     /// The value read into `T`.
     ///
     /// ```
-    /// let runtime = toolplane::Toolplane::new(Default::default());
+    /// let runtime = toolplane::Toolplane::new(Default::default()).unwrap();
     /// let r = runtime.execute("return [1, 2, 3]", None).unwrap();
     /// assert_eq!(r.value_as::<Vec<u8>>().unwrap(), [1, 2, 3]);
     /// ```

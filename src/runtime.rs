@@ -39,7 +39,7 @@ pub enum Error {
 ///
 /// ```
 /// use toolplane::{Config, Toolplane};
-/// let runtime = Toolplane::new(Config::default());
+/// let runtime = Toolplane::new(Config::default()).unwrap();
 /// let first = runtime.execute("return await save_result({'rows': [1, 2, 3]})", None).unwrap();
 /// let handle: String = first.value_as().unwrap();
 /// let inputs = serde_json::json!({"h": handle}).as_object().cloned();
@@ -55,13 +55,16 @@ pub struct Toolplane {
 }
 
 impl Toolplane {
-    /// A runtime with its own registry (holding only the store capabilities).
-    pub fn new(config: Config) -> Self {
+    /// A runtime with its own registry (holding only the store capabilities). Errors: an invalid
+    /// config (what [`Config::validate`] refuses).
+    pub fn new(config: Config) -> Result<Self, Error> {
         Self::with_registry(config, Arc::new(Registry::new()))
     }
 
     /// A runtime over a registry that may be shared with other runtimes; its stores are its own.
-    pub fn with_registry(config: Config, registry: Arc<Registry>) -> Self {
+    /// Errors: an invalid config.
+    pub fn with_registry(config: Config, registry: Arc<Registry>) -> Result<Self, Error> {
+        config.validate()?;
         let results = Arc::new(ResultStore::new(&config.results));
         let artifacts = Arc::new(ArtifactStore::new(&config.artifacts));
         let host = EngineHost::default();
@@ -71,12 +74,12 @@ impl Toolplane {
             config.limits.max_recursion_depth,
             false,
         );
-        Self {
+        Ok(Self {
             bridge: Bridge::new(results, artifacts, registry),
             config,
             host,
             engine: Arc::new(engine),
-        }
+        })
     }
 
     /// A builder: config, isolation, tools, registry, then [`ToolplaneBuilder::build`].
@@ -97,7 +100,7 @@ impl Toolplane {
 
     /// A runtime from a `toolplane.toml`.
     pub fn from_config_file(path: impl AsRef<Path>) -> Result<Self, Error> {
-        Ok(Self::new(Config::load(path.as_ref())?))
+        Self::new(Config::load(path.as_ref())?)
     }
 
     /// The config this runtime was built from.
@@ -125,7 +128,7 @@ impl Toolplane {
     /// The runtime stays usable: a later run starts new workers, and the artifact store starts empty.
     ///
     /// ```
-    /// let runtime = toolplane::Toolplane::new(Default::default());
+    /// let runtime = toolplane::Toolplane::new(Default::default()).unwrap();
     /// runtime.execute("await save_artifact(b'x')", None).unwrap();
     /// let dir = runtime.artifacts().root_dir().unwrap();
     /// runtime.shutdown();
@@ -157,16 +160,29 @@ impl Toolplane {
     /// an `Err` says why runs would fail.
     ///
     /// ```
-    /// let runtime = toolplane::Toolplane::new(Default::default());
+    /// let runtime = toolplane::Toolplane::new(Default::default()).unwrap();
     /// runtime.prestart().unwrap(); // in-process: nothing to start
     /// ```
     pub fn prestart(&self) -> Result<(), String> {
         self.engine.prestart()
     }
 
-    /// Sets the wall-clock limit of later runs (the CLI's `--timeout`).
-    pub fn set_timeout(&mut self, seconds: f64) {
-        self.config.limits.timeout_seconds = seconds;
+    /// Sets the wall-clock limit of later runs (the CLI's `--timeout`). Errors: a limit the config
+    /// refuses (zero, or more than a day); the limit is then unchanged.
+    ///
+    /// ```
+    /// use std::time::Duration;
+    /// let mut runtime = toolplane::Toolplane::new(Default::default()).unwrap();
+    /// runtime.set_timeout(Duration::from_secs(5)).unwrap();
+    /// assert!(runtime.set_timeout(Duration::ZERO).is_err());
+    /// assert_eq!(runtime.config().limits.timeout_seconds, 5.0);
+    /// ```
+    pub fn set_timeout(&mut self, timeout: Duration) -> Result<(), Error> {
+        let mut config = self.config.clone();
+        config.limits.timeout_seconds = timeout.as_secs_f64();
+        config.validate()?;
+        self.config = config;
+        Ok(())
     }
 
     /// Runs a snippet in a fresh VM. `inputs` become globals. Errors in the snippet are in the result;
@@ -192,7 +208,7 @@ impl Toolplane {
     /// ```
     /// # #[tokio::main(flavor = "current_thread")]
     /// # async fn main() {
-    /// let runtime = toolplane::Toolplane::new(Default::default());
+    /// let runtime = toolplane::Toolplane::new(Default::default()).unwrap();
     /// let result = runtime.execute_async("return 6 * 7", None).await.unwrap();
     /// assert_eq!(result.value.get(), "42");
     /// # }
@@ -217,7 +233,7 @@ impl Toolplane {
     /// stores. Sessions never share a VM with each other.
     ///
     /// ```
-    /// let runtime = toolplane::Toolplane::new(Default::default());
+    /// let runtime = toolplane::Toolplane::new(Default::default()).unwrap();
     /// let session = runtime.session();
     /// session.execute("x = 41", None).unwrap();
     /// assert_eq!(session.execute("x + 1", None).unwrap().value.get(), "42");
@@ -329,12 +345,11 @@ impl ToolplaneBuilder {
         if let Some(timeout) = self.timeout {
             config.limits.timeout_seconds = timeout.as_secs_f64();
         }
-        config.validate()?;
         let registry = self.registry.unwrap_or_default();
         for tool in self.tools {
             registry.register(tool)?;
         }
-        Ok(Toolplane::with_registry(config, registry))
+        Toolplane::with_registry(config, registry)
     }
 }
 

@@ -73,7 +73,7 @@ fn snippet_files() {
 
 #[test]
 fn huge_snippets_through_the_library_are_refused_before_parsing() {
-    let runtime = toolplane::Toolplane::new(toolplane::Config::default());
+    let runtime = toolplane::Toolplane::new(toolplane::Config::default()).unwrap();
     let code = "x = 1\n".repeat(300_000);
     let result = runtime.execute(&code, None).unwrap();
     let error = result.error.expect("refused");
@@ -214,7 +214,7 @@ fn closed_stdout_ends_quietly() {
 
 #[test]
 fn artifact_directory_trouble_is_a_clear_error() {
-    let runtime = toolplane::Toolplane::new(toolplane::Config::default());
+    let runtime = toolplane::Toolplane::new(toolplane::Config::default()).unwrap();
     let save = "return await save_artifact(b'data', filename='d.bin')";
     assert!(runtime.execute(save, None).unwrap().ok());
     let root = runtime.artifacts().root_dir().unwrap();

@@ -38,7 +38,11 @@ fn a_failing_snippet_exits_1_with_a_one_line_error() {
     write(dir.path(), "bad.py", "raise ValueError('bad snippet')\n");
     let out = toolplane(dir.path(), &["run", "bad.py"]);
     assert_eq!(out.status.code(), Some(1));
-    assert_eq!(text(&out.stderr), "toolplane: ValueError: bad snippet\n");
+    assert_eq!(
+        text(&out.stderr),
+        "Traceback (most recent call last):\n  File \"bad.py\", line 1, in <module>\n    \
+         raise ValueError('bad snippet')\nValueError: bad snippet\n"
+    );
 }
 
 #[test]
@@ -290,4 +294,56 @@ fn numbers_are_printed_exactly_and_none_prints_nothing() {
         "{}",
         text(&out.stdout)
     );
+}
+
+/// Tracebacks as CPython 3.11 prints them (the `~~^^` markers aside, which CPython adds and we do
+/// not), in plain output and in --json alike.
+#[test]
+fn tracebacks_read_as_cpython_prints_them() {
+    let dir = tempfile::tempdir().unwrap();
+    let cases: &[(&str, &str, &str)] = &[
+        (
+            "nested.py",
+            "def f(d):\n    return d['k']\n\nx = 1\nf({})\n",
+            "Traceback (most recent call last):\n  File \"nested.py\", line 5, in <module>\n    f({})\n  \
+             File \"nested.py\", line 2, in f\n    return d['k']\nKeyError: 'k'",
+        ),
+        (
+            "custom.py",
+            "class Oops(Exception):\n    pass\n\nraise Oops('custom')\n",
+            "Traceback (most recent call last):\n  File \"custom.py\", line 4, in <module>\n    \
+             raise Oops('custom')\nOops: custom",
+        ),
+        (
+            "comprehension.py",
+            "rows = [1, 0]\nout = [10 // r for r in rows]\n",
+            // Comprehensions are inlined (as in CPython 3.12: no `<listcomp>` frame), and RustPython
+            // says "division by zero" where CPython says "integer division or modulo by zero".
+            "Traceback (most recent call last):\n  File \"comprehension.py\", line 2, in <module>\n    \
+             out = [10 // r for r in rows]\nZeroDivisionError: division by zero",
+        ),
+        (
+            "chained.py",
+            "try:\n    {}['k']\nexcept KeyError:\n    raise ValueError('bad')\n",
+            "Traceback (most recent call last):\n  File \"chained.py\", line 2, in <module>\n    {}['k']\n\
+             KeyError: 'k'\n\nDuring handling of the above exception, another exception occurred:\n\n\
+             Traceback (most recent call last):\n  File \"chained.py\", line 4, in <module>\n    \
+             raise ValueError('bad')\nValueError: bad",
+        ),
+        (
+            "empty.py",
+            "raise RuntimeError\n",
+            "Traceback (most recent call last):\n  File \"empty.py\", line 1, in <module>\n    \
+             raise RuntimeError\nRuntimeError",
+        ),
+    ];
+    for (name, code, expected) in cases {
+        write(dir.path(), name, code);
+        let out = toolplane(dir.path(), &["run", name]);
+        assert_eq!(out.status.code(), Some(1), "{name}");
+        assert_eq!(text(&out.stderr).trim_end(), *expected, "{name}");
+        let out = toolplane(dir.path(), &["run", "--json", name]);
+        let result: serde_json::Value = serde_json::from_str(text(&out.stdout).trim()).unwrap();
+        assert_eq!(result["error"]["traceback"], *expected, "{name} --json");
+    }
 }

@@ -237,7 +237,7 @@ fn name_precedence() {
     registry
         .register(Capability::new("x/get", Ok).alias("get"))
         .unwrap();
-    let runtime = Toolplane::with_registry(Config::default(), registry);
+    let runtime = Toolplane::with_registry(Config::default(), registry).unwrap();
     assert_eq!(
         ok(run(&runtime, "return await save_result(value=1)")),
         "the tool"
@@ -276,7 +276,7 @@ fn hidden_tools_are_callable_but_not_listed() {
 
 #[test]
 fn stores_are_reachable_from_the_host() {
-    let runtime = Toolplane::new(Config::default());
+    let runtime = Toolplane::new(Config::default()).unwrap();
     let out = ok(run(
         &runtime,
         "return [await save_result({'a': 1}), await save_artifact(b'hi', filename='h.txt')]",
@@ -321,4 +321,31 @@ async fn execute_async_does_not_block_a_current_thread_runtime() {
     let session = runtime.session();
     session.execute_async("x = 41", None).await.unwrap();
     assert_eq!(ok(session.execute_async("x + 1", None).await.unwrap()), 42);
+}
+
+/// Every constructor validates: a limit that would panic or mean nothing is an error, never a panic
+/// at the first run.
+#[test]
+fn every_constructor_validates_the_config() {
+    for bad in [f64::NAN, -1.0, 0.0, f64::INFINITY] {
+        let mut config = Config::default();
+        config.limits.timeout_seconds = bad;
+        let refused = |e: toolplane::Error| {
+            assert!(
+                e.to_string().contains("limits.timeout_seconds"),
+                "{bad}: {e}"
+            )
+        };
+        refused(Toolplane::new(config.clone()).unwrap_err());
+        refused(
+            Toolplane::with_registry(config.clone(), std::sync::Arc::new(Registry::new()))
+                .unwrap_err(),
+        );
+        refused(Toolplane::builder().config(config).build().unwrap_err());
+    }
+    let mut runtime = Toolplane::new(Config::default()).unwrap();
+    assert!(runtime.set_timeout(Duration::ZERO).is_err());
+    assert!(runtime.set_timeout(Duration::from_secs(86_401)).is_err());
+    runtime.set_timeout(Duration::from_millis(1500)).unwrap();
+    assert_eq!(runtime.config().limits.timeout_seconds, 1.5);
 }

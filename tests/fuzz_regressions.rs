@@ -111,7 +111,7 @@ fn snippets_end_as_results() {
     config.limits.timeout_seconds = 0.5;
     config.limits.max_memory_mb = 64;
     config.session.max_memory_mb = 64;
-    let runtime = Toolplane::new(config);
+    let runtime = Toolplane::new(config).unwrap();
     let session = runtime.session();
     let words = [
         "(",

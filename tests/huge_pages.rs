@@ -36,7 +36,7 @@ fn runs_after_the_zygote_moved_onto_huge_pages_behave_the_same() {
     config.toolplane.isolation = Some(Isolation::Process);
     config.toolplane.worker_path = Some(env!("CARGO_BIN_EXE_toolplane").into());
     config.limits.timeout_seconds = 2.0;
-    let rt = Toolplane::new(config);
+    let rt = Toolplane::new(config).unwrap();
     // The zygote warms up (imports, warm-up snippet) and then tunes, in idle time after its first
     // child has ended.
     assert_eq!(ok(rt.execute("return 0", None).unwrap()), json!(0));

@@ -429,7 +429,7 @@ fn registry_with_tools() -> std::sync::Arc<Registry> {
 fn library_server(transport: Transport) -> McpServer {
     let config = resolve_serve_config(&Config::default(), transport);
     McpServer::new(
-        Toolplane::with_registry(config, registry_with_tools()),
+        Toolplane::with_registry(config, registry_with_tools()).unwrap(),
         transport,
     )
 }
@@ -534,7 +534,7 @@ async fn session_runs_are_serialised() {
 /// An embedder serving HTTP cannot keep the stores on: `McpServer::new` disables them.
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn library_http_server_disables_stores_itself() {
-    let runtime = Toolplane::new(Config::default());
+    let runtime = Toolplane::new(Config::default()).unwrap();
     let server = McpServer::new(runtime, Transport::Http);
     assert!(
         server

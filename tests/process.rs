@@ -20,7 +20,7 @@ fn config(timeout: f64, memory_mb: usize) -> Config {
 }
 
 fn runtime() -> Toolplane {
-    Toolplane::new(config(2.0, 256))
+    Toolplane::new(config(2.0, 256)).unwrap()
 }
 
 fn saved_handle(rt: &Toolplane) -> String {
@@ -133,7 +133,7 @@ fn concurrent_fresh_runs_each_get_a_fresh_child() {
 
 #[test]
 fn hostile_battery_ends_cleanly_and_the_host_carries_on() {
-    let rt = Toolplane::new(config(2.0, 128));
+    let rt = Toolplane::new(config(2.0, 128)).unwrap();
     let handle = saved_handle(&rt);
     let cases: &[(&str, &[&str])] = &[
         ("x = [0] * 10**10", &["MemoryError"]),
@@ -184,7 +184,7 @@ fn hostile_battery_ends_cleanly_and_the_host_carries_on() {
 
 #[test]
 fn session_keeps_state_and_rolls_back_at_a_limit() {
-    let rt = Toolplane::new(config(1.0, 256));
+    let rt = Toolplane::new(config(1.0, 256)).unwrap();
     let session = rt.session();
     ok(session.execute("n = 1", None).unwrap());
     // A soft timeout (the VM's own interrupt): the holder is replaced by the standby.
@@ -229,7 +229,7 @@ fn session_keeps_state_and_rolls_back_at_a_limit() {
 /// limit of its own, so one run times out and the session then works again (it used to time out forever).
 #[test]
 fn a_session_recovers_from_garbage_whose_del_never_returns() {
-    let rt = Toolplane::new(config(1.0, 256));
+    let rt = Toolplane::new(config(1.0, 256)).unwrap();
     let session = rt.session();
     let stuck = "class Stuck:\n    def __del__(self):\n        while True:\n            try:\n                pass\n            except BaseException:\n                pass\nfor _ in range(3):\n    x = Stuck()\n    x.me = x\ndel x\nkept = 7";
     ok(session.execute(stuck, None).unwrap());
@@ -248,7 +248,7 @@ fn a_session_recovers_from_garbage_whose_del_never_returns() {
 
 #[test]
 fn session_reset_and_memory_cap() {
-    let rt = Toolplane::new(config(5.0, 64));
+    let rt = Toolplane::new(config(5.0, 64)).unwrap();
     let session = rt.session();
     ok(session.execute("a = 1", None).unwrap());
     let message = ok(session
@@ -292,13 +292,13 @@ fn sessions_never_share_a_process() {
 fn a_missing_worker_is_a_clear_error() {
     let mut cfg = config(2.0, 128);
     cfg.toolplane.worker_path = Some("/nonexistent/toolplane".into());
-    let rt = Toolplane::new(cfg);
+    let rt = Toolplane::new(cfg).unwrap();
     let (kind, message) = err(rt.execute("return 1", None).unwrap());
     assert_eq!(kind, "SandboxError");
     assert!(message.contains("/nonexistent/toolplane"), "{message}");
     let mut cfg = config(2.0, 128);
     cfg.toolplane.worker_path = Some("/bin/true".into());
-    let rt = Toolplane::new(cfg);
+    let rt = Toolplane::new(cfg).unwrap();
     let (kind, message) = err(rt.execute("return 1", None).unwrap());
     assert_eq!(kind, "SandboxError");
     assert!(

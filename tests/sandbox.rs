@@ -42,7 +42,7 @@ fn config(toml: &str) -> Config {
 
 #[test]
 fn return_stdout_and_backend() {
-    let rt = Toolplane::new(Config::default());
+    let rt = Toolplane::new(Config::default()).unwrap();
     let r = run(&rt, "print('a')\nprint('b', 2)\nreturn 40 + 2");
     assert_eq!(value(&r), json!(42));
     assert_eq!(r.stdout, "a\nb 2\n");
@@ -54,7 +54,7 @@ fn return_stdout_and_backend() {
 
 #[test]
 fn stderr_is_captured_separately() {
-    let rt = Toolplane::new(Config::default());
+    let rt = Toolplane::new(Config::default()).unwrap();
     let r = run(
         &rt,
         "import sys\nsys.stderr.write('warn\\n')\nprint('x', file=sys.stderr)\nprint('out')",
@@ -67,7 +67,7 @@ fn stderr_is_captured_separately() {
 
 #[test]
 fn inputs_become_globals_and_shadow_store_sugar() {
-    let rt = Toolplane::new(Config::default());
+    let rt = Toolplane::new(Config::default()).unwrap();
     let r = run_with(
         &rt,
         "return [rows[1]['id'], flag, none, n * 2]",
@@ -90,7 +90,7 @@ fn inputs_may_not_take_call_tool_or_capability_aliases() {
     registry
         .register(Capability::new("orders/get", Ok))
         .unwrap();
-    let rt = Toolplane::with_registry(Config::default(), registry);
+    let rt = Toolplane::with_registry(Config::default(), registry).unwrap();
     let e = rt
         .execute(
             "return 1",
@@ -107,13 +107,19 @@ fn inputs_may_not_take_call_tool_or_capability_aliases() {
 
 #[test]
 fn tracebacks_keep_snippet_line_numbers() {
-    let rt = Toolplane::new(Config::default());
+    let rt = Toolplane::new(Config::default()).unwrap();
     let r = run(&rt, "x = '''a\nb'''\ndef f():\n    return 1 / 0\n\nf()");
     let (kind, message) = error(&r);
     assert_eq!((kind, message), ("ZeroDivisionError", "division by zero"));
     let tb = &r.error.as_ref().unwrap().traceback;
-    assert!(tb.contains("toolplane_snippet.py\", line 6"), "{tb}");
-    assert!(tb.contains("toolplane_snippet.py\", line 4, in f"), "{tb}");
+    assert!(
+        tb.contains("<snippet>\", line 6, in <module>\n    f()\n"),
+        "{tb}"
+    );
+    assert!(
+        tb.contains("<snippet>\", line 4, in f\n    return 1 / 0\n"),
+        "{tb}"
+    );
     // Multi-line strings keep their content (no textual re-indentation).
     assert_eq!(
         value(&run(&rt, "s = '''line1\nline2'''\nreturn s")),
@@ -123,7 +129,7 @@ fn tracebacks_keep_snippet_line_numbers() {
 
 #[test]
 fn syntax_errors_are_structured() {
-    let rt = Toolplane::new(Config::default());
+    let rt = Toolplane::new(Config::default()).unwrap();
     let r = run(&rt, "x = 1\ndef f(:\n  pass");
     let (kind, _) = error(&r);
     assert_eq!(kind, "SyntaxError");
@@ -136,7 +142,7 @@ fn syntax_errors_are_structured() {
 
 #[test]
 fn uncaught_errors_keep_output_printed_before() {
-    let rt = Toolplane::new(Config::default());
+    let rt = Toolplane::new(Config::default()).unwrap();
     let r = run(&rt, "print('before')\nraise ValueError('boom')");
     assert_eq!(error(&r), ("ValueError", "boom"));
     assert_eq!(r.stdout, "before\n");
@@ -144,7 +150,7 @@ fn uncaught_errors_keep_output_printed_before() {
 
 #[test]
 fn python_features_work() {
-    let rt = Toolplane::new(Config::default());
+    let rt = Toolplane::new(Config::default()).unwrap();
     let code = "import dataclasses, json, re, datetime, collections, random, asyncio\n\
                 @dataclasses.dataclass\nclass P:\n    v: int\n\
                 def g(n):\n    for i in range(n):\n        yield i\n\
@@ -160,7 +166,7 @@ fn python_features_work() {
 
 #[test]
 fn results_survive_across_runs_of_one_runtime() {
-    let rt = Toolplane::new(Config::default());
+    let rt = Toolplane::new(Config::default()).unwrap();
     let first = run(
         &rt,
         "rows = [{'id': i} for i in range(50)]\nh = await save_result(rows, label='rows')\nreturn {'count': len(rows), 'handle': h}",
@@ -187,7 +193,7 @@ fn results_survive_across_runs_of_one_runtime() {
 
 #[test]
 fn canonical_json_rules_at_save() {
-    let rt = Toolplane::new(Config::default());
+    let rt = Toolplane::new(Config::default()).unwrap();
     let code = "import datetime\nh = await save_result({1: 'a', None: 'n', 2.5: 'f', False: 'b', 't': (1, 2), \
                 'big': 10**30, 'd': datetime.date(2024, 1, 2), 'dt': datetime.datetime(2024, 1, 2, 3, 4, 5), 'u': 'é'})\nreturn h";
     let h = value(&run(&rt, code)).as_str().unwrap().to_string();
@@ -206,7 +212,7 @@ fn canonical_json_rules_at_save() {
 
 #[test]
 fn non_json_values_are_value_errors_naming_the_type() {
-    let rt = Toolplane::new(Config::default());
+    let rt = Toolplane::new(Config::default()).unwrap();
     for (code, needles) in [
         (
             "await save_result({'v': float('nan')})",
@@ -253,7 +259,7 @@ fn non_json_values_are_value_errors_naming_the_type() {
 
 #[test]
 fn store_errors_are_catchable_as_value_error() {
-    let rt = Toolplane::new(Config::default());
+    let rt = Toolplane::new(Config::default()).unwrap();
     let r = run(
         &rt,
         "try:\n    await load_result('res_doesnotexist')\nexcept ValueError as e:\n    return str(e)",
@@ -266,10 +272,10 @@ fn store_errors_are_catchable_as_value_error() {
 
 #[test]
 fn store_caps_from_config_are_loud() {
-    let rt = Toolplane::new(config("[results]\nmax_entries = 1\n"));
+    let rt = Toolplane::new(config("[results]\nmax_entries = 1\n")).unwrap();
     let r = run(&rt, "await save_result(1)\nawait save_result(2)");
     assert!(error(&r).1.contains("full (1 entries)"));
-    let rt = Toolplane::new(config("[results]\nmax_entry_bytes = 8\n"));
+    let rt = Toolplane::new(config("[results]\nmax_entry_bytes = 8\n")).unwrap();
     assert!(
         error(&run(&rt, "await save_result('x' * 100)"))
             .1
@@ -277,7 +283,8 @@ fn store_caps_from_config_are_loud() {
     );
     let rt = Toolplane::new(config(
         "[results]\nenabled = false\n[artifacts]\nenabled = false\n",
-    ));
+    ))
+    .unwrap();
     let r = run(
         &rt,
         "out = []\nfor f in (lambda: save_result(1), lambda: load_result('res_x'), lambda: save_artifact(b'x'), lambda: load_artifact('art_x')):\n    try:\n        await f()\n    except ValueError as e:\n        out.append(str(e))\nreturn out",
@@ -295,7 +302,7 @@ fn store_caps_from_config_are_loud() {
 
 #[test]
 fn call_tool_reaches_store_capabilities_without_sugar() {
-    let rt = Toolplane::new(Config::default());
+    let rt = Toolplane::new(Config::default()).unwrap();
     let r = run(
         &rt,
         "h = await call_tool('toolplane:results/save', {'value': {'a': 1}, 'label': None})\nreturn await call_tool('toolplane:results/load', {'handle': h})",
@@ -310,7 +317,7 @@ fn call_tool_reaches_store_capabilities_without_sugar() {
 
 #[test]
 fn unknown_capability_is_lookup_error() {
-    let rt = Toolplane::new(Config::default());
+    let rt = Toolplane::new(Config::default()).unwrap();
     let r = run(
         &rt,
         "try:\n    await call_tool('mcp:nope/tool', {})\nexcept LookupError as e:\n    return str(e)",
@@ -325,7 +332,7 @@ fn unknown_capability_is_lookup_error() {
 
 #[test]
 fn artifacts_round_trip_and_are_listed_in_the_result() {
-    let rt = Toolplane::new(Config::default());
+    let rt = Toolplane::new(Config::default()).unwrap();
     let r = run(
         &rt,
         "a = await save_artifact(bytes([0, 1, 2, 255]) * 10, filename='r.bin', label='L')\nb = await load_artifact(a)\nreturn [a, len(b), b[:4] == bytes([0, 1, 2, 255])]",
@@ -369,7 +376,7 @@ fn artifacts_round_trip_and_are_listed_in_the_result() {
 
 #[test]
 fn the_artifact_directory_goes_with_the_runtime() {
-    let rt = Toolplane::new(Config::default());
+    let rt = Toolplane::new(Config::default()).unwrap();
     value(&run(&rt, "await save_artifact(b'x')"));
     let root = rt.artifacts().root_dir().unwrap();
     assert!(root.is_dir());
@@ -379,7 +386,7 @@ fn the_artifact_directory_goes_with_the_runtime() {
 
 #[test]
 fn runs_are_fresh() {
-    let rt = Toolplane::new(Config::default());
+    let rt = Toolplane::new(Config::default()).unwrap();
     value(&run(
         &rt,
         "import json, builtins, sys\njson.dumps = lambda *a, **k: 'PWNED'\nbuiltins.len = lambda x: -1\nsys.marker = 42\nx = 41",
@@ -395,9 +402,10 @@ fn runs_are_fresh() {
 #[test]
 fn shared_registry_does_not_share_stores() {
     let registry = Arc::new(Registry::new());
-    let a = Toolplane::with_registry(Config::default(), registry.clone());
-    let b = Toolplane::with_registry(config("[results]\nenabled = false\n"), registry.clone());
-    let c = Toolplane::with_registry(Config::default(), registry);
+    let a = Toolplane::with_registry(Config::default(), registry.clone()).unwrap();
+    let b =
+        Toolplane::with_registry(config("[results]\nenabled = false\n"), registry.clone()).unwrap();
+    let c = Toolplane::with_registry(Config::default(), registry).unwrap();
     let h = value(&run(&a, "return await save_result([1])"))
         .as_str()
         .unwrap()
@@ -428,7 +436,7 @@ fn host_capabilities_are_keyword_only_and_errors_keep_their_builtin() {
     registry
         .register(Capability::new("orders/boom", |_| panic!("tool exploded")))
         .unwrap();
-    let rt = Toolplane::with_registry(Config::default(), registry);
+    let rt = Toolplane::with_registry(Config::default(), registry).unwrap();
     assert_eq!(
         value(&run(&rt, "return await orders_get(id=3)")),
         json!({"id": 3, "total": 10})
@@ -464,7 +472,7 @@ fn host_capabilities_are_keyword_only_and_errors_keep_their_builtin() {
 
 #[test]
 fn the_sandbox_has_no_host_access() {
-    let rt = Toolplane::new(Config::default());
+    let rt = Toolplane::new(Config::default()).unwrap();
     let r = run(
         &rt,
         "try:\n    open('/etc/passwd').read()\nexcept PermissionError as e:\n    return 'denied'",
@@ -507,7 +515,7 @@ fn the_sandbox_has_no_host_access() {
 
 #[test]
 fn time_limit_ends_even_catch_all_loops() {
-    let rt = Toolplane::new(config("[limits]\ntimeout_seconds = 0.5\n"));
+    let rt = Toolplane::new(config("[limits]\ntimeout_seconds = 0.5\n")).unwrap();
     let r = run(
         &rt,
         "while True:\n    try:\n        while True:\n            pass\n    except BaseException:\n        pass",
@@ -531,7 +539,7 @@ fn time_limit_ends_even_catch_all_loops() {
 
 #[test]
 fn recursion_is_a_python_error_never_a_crash() {
-    let rt = Toolplane::new(Config::default());
+    let rt = Toolplane::new(Config::default()).unwrap();
     assert_eq!(
         error(&run(&rt, "def f(n):\n    return f(n + 1)\nf(0)")).0,
         "RecursionError"
@@ -563,7 +571,7 @@ fn recursion_is_a_python_error_never_a_crash() {
 
 #[test]
 fn output_is_capped() {
-    let rt = Toolplane::new(config("[limits]\nmax_output_bytes = 1000\n"));
+    let rt = Toolplane::new(config("[limits]\nmax_output_bytes = 1000\n")).unwrap();
     let r = run(
         &rt,
         "print('kept')\nfor i in range(1000):\n    try:\n        print('x' * 100)\n    except MemoryError:\n        pass\nreturn 'swallowed'",
@@ -580,7 +588,7 @@ fn output_is_capped() {
 
 #[test]
 fn unawaited_calls_in_values_and_output_are_reported() {
-    let rt = Toolplane::new(Config::default());
+    let rt = Toolplane::new(Config::default()).unwrap();
     let r = run(&rt, "return save_result(1)");
     assert_eq!(error(&r).0, "UnawaitedToolCallError");
     assert!(error(&r).1.contains("await"));
@@ -596,7 +604,7 @@ fn unawaited_calls_in_values_and_output_are_reported() {
 
 #[test]
 fn return_values_must_be_json_shaped() {
-    let rt = Toolplane::new(Config::default());
+    let rt = Toolplane::new(Config::default()).unwrap();
     assert_eq!(
         value(&run(&rt, "return (1, {'a': (2,)})")),
         json!([1, {"a": [2]}])
@@ -609,7 +617,7 @@ fn return_values_must_be_json_shaped() {
 
 #[test]
 fn memory_limit_ends_the_run_and_the_host_and_stores_carry_on() {
-    let rt = Toolplane::new(config("[limits]\nmax_memory_mb = 64\n"));
+    let rt = Toolplane::new(config("[limits]\nmax_memory_mb = 64\n")).unwrap();
     let saved = value(&run(&rt, "return await save_result([1, 2, 3])"))
         .as_str()
         .unwrap()
@@ -640,7 +648,7 @@ fn memory_limit_ends_the_run_and_the_host_and_stores_carry_on() {
 /// module's own encoder and decoder (forced here with an explicit `cls`) on every value, error included.
 #[test]
 fn json_fast_path_agrees_with_the_json_module() {
-    let rt = Toolplane::new(Config::default());
+    let rt = Toolplane::new(Config::default()).unwrap();
     let code = r#"
 import json
 from json import dumps as imported_dumps
@@ -722,7 +730,7 @@ fn ending_interpreters_print_nothing_to_the_host() {
     // An object whose __del__ raises, left in the namespace: it goes when its interpreter ends.
     let noisy = "class Noisy:\n    def __del__(self):\n        raise ValueError('from __del__')\nkept = Noisy()\nreturn 1";
     {
-        let rt = Toolplane::new(config);
+        let rt = Toolplane::new(config).unwrap();
         assert_eq!(value(&run(&rt, noisy)), json!(1));
         assert_eq!(value(&run(&rt, "return 2")), json!(2));
         let session = rt.session();
@@ -744,7 +752,7 @@ fn ending_interpreters_print_nothing_to_the_host() {
 fn a_del_that_never_returns_does_not_stall_later_runs() {
     let mut config = Config::default();
     config.toolplane.isolation = Some(toolplane::Isolation::InProcess);
-    let rt = Arc::new(Toolplane::new(config));
+    let rt = Arc::new(Toolplane::new(config).unwrap());
     let stuck = "class Stuck:\n    def __del__(self):\n        while True:\n            try:\n                pass\n            except BaseException:\n                pass\ns = Stuck()\ns.me = s\ndel s\nreturn 1";
     assert_eq!(value(&run(&rt, stuck)), json!(1));
     let (tx, rx) = std::sync::mpsc::channel();
@@ -782,7 +790,7 @@ fn numbers_reach_the_caller_exactly() {
         let mut config = Config::default();
         config.toolplane.isolation = Some(isolation);
         config.toolplane.worker_path = Some(env!("CARGO_BIN_EXE_toolplane").into());
-        let rt = Toolplane::new(config);
+        let rt = Toolplane::new(config).unwrap();
         let fresh = run(&rt, EXACT_NUMBERS_CODE);
         assert!(fresh.ok(), "{isolation:?}: {:?}", fresh.error);
         assert_eq!(fresh.value.get(), exact_numbers_text(), "{isolation:?}");

@@ -124,7 +124,7 @@ fn runtime(isolation: Isolation) -> Toolplane {
     config.session.max_memory_mb = 256;
     // Every probe saves a value: room for all of them.
     config.results.max_entries = 100_000;
-    Toolplane::new(config)
+    Toolplane::new(config).unwrap()
 }
 
 /// A run that must show an untouched namespace: builtins, json, the externals, int arithmetic.
@@ -137,7 +137,7 @@ fn run_suite(isolation: Isolation) {
     set_canary_env();
     let canaries = Canaries::new();
     let runtime = runtime(isolation);
-    let other = Toolplane::new(Config::default());
+    let other = Toolplane::new(Config::default()).unwrap();
     let foreign = other
         .execute("return await save_result('other runtime')", None)
         .unwrap()

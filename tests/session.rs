@@ -13,7 +13,7 @@ fn run(session: &Session, code: &str) -> ExecutionResult {
 
 #[test]
 fn namespace_persists_and_return_or_trailing_expression_is_the_value() {
-    let rt = Toolplane::new(Config::default());
+    let rt = Toolplane::new(Config::default()).unwrap();
     let s = rt.session();
     assert_eq!(
         ok(run(&s, "x = 41\ndef inc(v):\n    return v + 1")),
@@ -33,7 +33,7 @@ fn namespace_persists_and_return_or_trailing_expression_is_the_value() {
 
 #[test]
 fn a_failed_run_keeps_what_ran_before_the_error() {
-    let rt = Toolplane::new(Config::default());
+    let rt = Toolplane::new(Config::default()).unwrap();
     let s = rt.session();
     ok(run(&s, "x = 1"));
     assert_eq!(err(run(&s, "x = 2\n1/0")).0, "ZeroDivisionError");
@@ -42,7 +42,7 @@ fn a_failed_run_keeps_what_ran_before_the_error() {
 
 #[test]
 fn reset_clears_after_the_run_and_keeps_the_stores() {
-    let rt = Toolplane::new(Config::default());
+    let rt = Toolplane::new(Config::default()).unwrap();
     let s = rt.session();
     ok(run(&s, "x = 1"));
     let msg = ok(run(
@@ -72,7 +72,7 @@ fn reset_clears_after_the_run_and_keeps_the_stores() {
 
 #[test]
 fn inputs_live_for_one_run_unless_rebound() {
-    let rt = Toolplane::new(Config::default());
+    let rt = Toolplane::new(Config::default()).unwrap();
     let s = rt.session();
     let with = |code: &str, inputs: Value| s.execute(code, inputs.as_object().cloned()).unwrap();
     ok(run(&s, "n = 'kept'"));
@@ -91,7 +91,7 @@ fn inputs_live_for_one_run_unless_rebound() {
 
 #[test]
 fn assigning_a_binding_is_rejected_before_the_run() {
-    let rt = Toolplane::new(Config::default());
+    let rt = Toolplane::new(Config::default()).unwrap();
     let s = rt.session();
     for code in [
         "reset_session = 1",
@@ -130,7 +130,7 @@ fn assigning_a_binding_is_rejected_before_the_run() {
 
 #[test]
 fn sessions_do_not_share_a_vm_and_fresh_runs_stay_fresh() {
-    let rt = Toolplane::new(Config::default());
+    let rt = Toolplane::new(Config::default()).unwrap();
     let a = rt.session();
     let b = rt.session();
     ok(run(&a, "x = 'a'"));
@@ -140,7 +140,8 @@ fn sessions_do_not_share_a_vm_and_fresh_runs_stay_fresh() {
 
 #[test]
 fn a_timed_out_session_run_says_state_may_be_partial_and_the_session_lives() {
-    let rt = Toolplane::new(Config::from_toml_str("[limits]\ntimeout_seconds = 0.5\n").unwrap());
+    let rt = Toolplane::new(Config::from_toml_str("[limits]\ntimeout_seconds = 0.5\n").unwrap())
+        .unwrap();
     let s = rt.session();
     ok(run(&s, "n = 1"));
     let (kind, message) = err(run(&s, "n = 99\nwhile True:\n    pass"));
@@ -151,7 +152,7 @@ fn a_timed_out_session_run_says_state_may_be_partial_and_the_session_lives() {
 
 #[test]
 fn unawaited_calls_are_caught_before_the_run() {
-    let rt = Toolplane::new(Config::default());
+    let rt = Toolplane::new(Config::default()).unwrap();
     for runner in [true, false] {
         let s = rt.session();
         let exec = |code: &str| {

@@ -23,7 +23,7 @@ fn soak(runs: usize) {
     config.results.max_entries = 1_000_000;
     config.results.max_total_bytes = 1 << 30;
     config.artifacts.max_entries = 1_000_000;
-    let runtime = Toolplane::new(config);
+    let runtime = Toolplane::new(config).unwrap();
     let artifact_dir = {
         let saved = runtime
             .execute(

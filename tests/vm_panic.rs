@@ -47,7 +47,7 @@ fn assert_panic_reported(result: toolplane::ExecutionResult, mode: &str) {
 #[test]
 fn fresh_runs_carry_on_after_a_vm_panic() {
     for isolation in isolations() {
-        let rt = Toolplane::new(config(isolation));
+        let rt = Toolplane::new(config(isolation)).unwrap();
         let handle = ok(rt
             .execute("return await save_result([1, 2])", None)
             .unwrap());
@@ -74,7 +74,7 @@ fn fresh_runs_carry_on_after_a_vm_panic() {
 #[test]
 fn a_session_carries_on_after_a_vm_panic() {
     for isolation in isolations() {
-        let rt = Toolplane::new(config(isolation));
+        let rt = Toolplane::new(config(isolation)).unwrap();
         let session = rt.session();
         ok(session.execute("kept = 41", None).unwrap());
         assert_panic_reported(

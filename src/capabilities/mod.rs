@@ -22,7 +22,7 @@ pub use registry::{
 /// use toolplane::{Capability, Config, Registry, ToolError, Toolplane};
 /// let registry = std::sync::Arc::new(Registry::new());
 /// registry.register(Capability::new("vault/open", |_| Err(ToolError::permission("the vault is closed")))).unwrap();
-/// let runtime = Toolplane::with_registry(Config::default(), registry);
+/// let runtime = Toolplane::with_registry(Config::default(), registry).unwrap();
 /// let r = runtime.execute("try:\n    await vault_open()\nexcept PermissionError as e:\n    return str(e)", None).unwrap();
 /// assert_eq!(r.value_json(), "the vault is closed");
 /// ```

@@ -164,7 +164,7 @@ impl Capability {
     ///     tokio::time::sleep(std::time::Duration::from_millis(10)).await;
     ///     Ok(serde_json::json!(p["x"].as_i64().unwrap_or(0) * 2))
     /// }).alias("double")).unwrap();
-    /// let runtime = Toolplane::with_registry(Config::default(), registry);
+    /// let runtime = Toolplane::with_registry(Config::default(), registry).unwrap();
     /// let r = runtime.execute("fs = [double(x=i) for i in range(3)]\nreturn [await f for f in fs]", None).unwrap();
     /// assert_eq!(r.value_json(), serde_json::json!([0, 2, 4]));
     /// ```
@@ -196,7 +196,7 @@ impl Capability {
     /// assert_eq!(get.params_schema["required"], serde_json::json!(["id"]));
     /// let registry = std::sync::Arc::new(Registry::new());
     /// registry.register(get).unwrap();
-    /// let runtime = Toolplane::with_registry(Config::default(), registry);
+    /// let runtime = Toolplane::with_registry(Config::default(), registry).unwrap();
     /// assert_eq!(runtime.execute("return (await orders_get(id=3))['total']", None).unwrap().value.get(), "9.5");
     /// let bad = runtime.execute("return await orders_get(id='x')", None).unwrap();
     /// assert_eq!(bad.error.unwrap().error_type, "TypeError");

@@ -265,14 +265,14 @@ fn run(args: RunArgs) -> Result<ExitCode, UsageError> {
         .iter()
         .map(|f| read_snippet(f, config.limits.max_snippet_bytes))
         .collect::<Result<Vec<_>, _>>()?;
-    let mut runtime = Toolplane::new(config);
+    let mut runtime = Toolplane::new(config)?;
     if let Some(seconds) = args.timeout {
         if !(seconds.is_finite() && seconds > 0.0 && seconds <= 86_400.0) {
             return Err(UsageError(format!(
                 "--timeout must be a number of seconds in (0, 86400], got {seconds}"
             )));
         }
-        runtime.set_timeout(seconds);
+        runtime.set_timeout(std::time::Duration::from_secs_f64(seconds))?;
     }
     let runtime = std::sync::Arc::new(runtime);
     #[cfg(unix)]
@@ -280,11 +280,12 @@ fn run(args: RunArgs) -> Result<ExitCode, UsageError> {
     let session = args.session.then(|| runtime.session());
     let mut failed = false;
     let stdout = std::io::stdout();
-    for code in &snippets {
-        let result = match &session {
+    for (code, file) in snippets.iter().zip(&args.files) {
+        let mut result = match &session {
             Some(session) => session.execute(code, Some(inputs.clone()))?,
             None => runtime.execute(code, Some(inputs.clone()))?,
         };
+        name_the_file(&mut result, file);
         failed |= !result.ok();
         let mut out = stdout.lock();
         let written = if args.json {
@@ -306,7 +307,7 @@ fn run(args: RunArgs) -> Result<ExitCode, UsageError> {
                     });
             if let Some(error) = &result.error {
                 let _ = out.flush();
-                let _ = writeln!(err, "toolplane: {}: {}", error.error_type, error.message);
+                print_error(&mut err, error);
             }
             written
         };
@@ -316,6 +317,43 @@ fn run(args: RunArgs) -> Result<ExitCode, UsageError> {
         }
     }
     Ok(ExitCode::from(if failed { EXIT_SNIPPET_FAILED } else { 0 }))
+}
+
+/// Shows `file` where tracebacks name the snippet (`<snippet>`, `<session>`), as Python names a
+/// script by the path it was given.
+fn name_the_file(result: &mut crate::ExecutionResult, file: &Path) {
+    let Some(error) = result.error.as_mut() else {
+        return;
+    };
+    let shown = file.display().to_string();
+    for name in [
+        crate::sandbox::SNIPPET_DISPLAY_NAME,
+        crate::sandbox::SESSION_DISPLAY_NAME,
+    ] {
+        error.traceback = error
+            .traceback
+            .replace(&format!("File \"{name}\""), &format!("File \"{shown}\""));
+        error.message = error
+            .message
+            .replace(&format!("({name}, line "), &format!("({shown}, line "));
+    }
+}
+
+/// A failed snippet on stderr: its traceback as Python prints it (red on a terminal, unless
+/// `NO_COLOR` is set), or `toolplane: Type: message` for an error without one (a limit).
+fn print_error(err: &mut impl std::io::Write, error: &crate::ExecutionError) {
+    use std::io::IsTerminal as _;
+    let text = if error.traceback.is_empty() {
+        format!("toolplane: {}: {}", error.error_type, error.message)
+    } else {
+        error.traceback.trim_end().to_string()
+    };
+    let color = std::io::stderr().is_terminal() && std::env::var_os("NO_COLOR").is_none();
+    let _ = if color {
+        writeln!(err, "\x1b[31m{text}\x1b[0m")
+    } else {
+        writeln!(err, "{text}")
+    };
 }
 
 /// Blocks SIGINT, SIGTERM and SIGHUP in this thread and every thread it starts later; see
@@ -358,7 +396,7 @@ fn start_repl(
 ) -> Result<ExitCode, UsageError> {
     let (mut config, _) = load_config(path)?;
     config.toolplane.isolation = Some(cli_isolation(&config, isolation)?);
-    let runtime = Toolplane::new(config);
+    let runtime = Toolplane::new(config)?;
     runtime
         .prestart()
         .map_err(|why| UsageError(format!("cannot start the sandbox: {why}")))?;
@@ -375,7 +413,7 @@ fn serve_mcp(args: ServeMcpArgs) -> Result<ExitCode, UsageError> {
     // Fail-closed before anything is built: a multi-client transport gets no stores and no session.
     let mut config = resolve_serve_config(&config, transport);
     config.toolplane.isolation = Some(cli_isolation(&config, args.isolation.as_deref())?);
-    let runtime = Toolplane::new(config);
+    let runtime = Toolplane::new(config)?;
     // Start the zygote now so the first execute_code does not wait for it.
     if let Err(why) = runtime.prestart() {
         return Err(UsageError(format!("cannot start the sandbox: {why}")));
@@ -433,7 +471,10 @@ fn init(path: &Path, force: bool) -> Result<ExitCode, UsageError> {
 fn doctor_probe(config: &Config, isolation: Isolation) -> (bool, String) {
     let mut config = config.clone();
     config.toolplane.isolation = Some(isolation);
-    let runtime = Toolplane::new(config);
+    let runtime = match Toolplane::new(config) {
+        Ok(runtime) => runtime,
+        Err(e) => return (false, format!("{}: FAILED: {e}", isolation.as_str())),
+    };
     let started = std::time::Instant::now();
     match runtime.execute("return 1 + 1", None) {
         Ok(result) if result.ok() && result.value.get() == "2" => (

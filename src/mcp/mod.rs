@@ -13,7 +13,7 @@
 //! # async fn serve() -> std::io::Result<()> {
 //! use toolplane::mcp::{McpServer, Transport, resolve_serve_config};
 //! let config = resolve_serve_config(&toolplane::Config::default(), Transport::Stdio);
-//! let server = McpServer::new(toolplane::Toolplane::new(config), Transport::Stdio);
+//! let server = McpServer::new(toolplane::Toolplane::new(config).unwrap(), Transport::Stdio);
 //! eprintln!("{}", server.policy_line());
 //! server.serve_stdio().await
 //! # }

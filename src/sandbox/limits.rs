@@ -24,7 +24,7 @@ static INTERRUPT: AtomicBool = AtomicBool::new(false);
 ///
 /// ```
 /// toolplane::sandbox::request_interrupt(); // nothing runs: no effect on later runs
-/// let runtime = toolplane::Toolplane::new(Default::default());
+/// let runtime = toolplane::Toolplane::new(Default::default()).unwrap();
 /// assert!(runtime.execute("return 1", None).unwrap().ok());
 /// ```
 pub fn request_interrupt() {

@@ -49,7 +49,7 @@ pub(crate) fn worker_executable(
     }
 }
 pub(crate) use snippet::Bindings;
-pub use snippet::SNIPPET_FILENAME;
+pub use snippet::{SESSION_DISPLAY_NAME, SNIPPET_DISPLAY_NAME, SNIPPET_FILENAME};
 #[cfg(target_os = "linux")]
 pub use worker::worker_main_if_requested;
 

@@ -13,6 +13,104 @@ use crate::execution::ExecutionError;
 /// The file name tracebacks show for the snippet.
 pub const SNIPPET_FILENAME: &str = "toolplane_snippet.py";
 
+/// The file name tracebacks show for a fresh run's snippet (`toolplane run FILE` shows the file's).
+pub const SNIPPET_DISPLAY_NAME: &str = "<snippet>";
+/// The file name tracebacks show for a session run's code.
+pub const SESSION_DISPLAY_NAME: &str = "<session>";
+
+/// Rewrites RustPython's traceback text the way CPython prints it: the snippet's frames under
+/// `display_name`, the top level as `<module>`, the source line under each of the snippet's frames,
+/// and the last line as `Type: str(exception)` (`KeyError: 'k'`, not `KeyError: k`).
+fn as_cpython_prints_it(
+    raw: &str,
+    source: &str,
+    display_name: &str,
+    error_type: &str,
+    message: &str,
+) -> String {
+    if raw.is_empty() {
+        return String::new();
+    }
+    let ours = format!("File \"{SNIPPET_FILENAME}\"");
+    let lines: Vec<&str> = raw.lines().collect();
+    // The last exception's own line(s) start at its last line that begins with its type name.
+    let last_line_at = lines
+        .iter()
+        .rposition(|l| l.starts_with(error_type))
+        .unwrap_or(lines.len());
+    let mut out = String::with_capacity(raw.len() + 256);
+    for line in &lines[..last_line_at] {
+        let Some(rest) = line.trim_start().strip_prefix(&ours) else {
+            out.push_str(line);
+            out.push('\n');
+            continue;
+        };
+        let rest = rest.replace("in __toolplane_main__", "in <module>");
+        out.push_str(&format!("  File \"{display_name}\"{rest}\n"));
+        // `, line N, in f` (a frame) or `, line N` (a syntax error, which prints its own source line).
+        let frame_line = rest
+            .strip_prefix(", line ")
+            .and_then(|r| r.split_once(", in "))
+            .and_then(|(n, _)| n.parse::<usize>().ok());
+        if let Some(text) = frame_line.and_then(|n| source.lines().nth(n.wrapping_sub(1))) {
+            let text = text.trim();
+            if !text.is_empty() {
+                out.push_str(&format!("    {text}\n"));
+            }
+        }
+    }
+    // A syntax error's str() ends with its location, which its traceback shows above instead.
+    let message = match message.rsplit_once(&format!(" ({display_name}, line ")) {
+        Some((text, tail))
+            if tail.ends_with(')')
+                && lines
+                    .iter()
+                    .any(|l| l.trim() == "^" || l.trim_start().starts_with('^')) =>
+        {
+            text
+        }
+        _ => message,
+    };
+    if message.is_empty() {
+        out.push_str(error_type);
+    } else {
+        out.push_str(&format!("{error_type}: {message}"));
+    }
+    out
+}
+
+/// Rewrites the last line of each earlier exception in a chain (`KeyError: k`) as CPython prints it
+/// (`KeyError: 'k'`); `earlier` holds their type names and str(), oldest first, as they are printed.
+fn fix_earlier_exception_lines(traceback: &str, earlier: &[(String, String)]) -> String {
+    if earlier.is_empty() {
+        return traceback.to_string();
+    }
+    let mut pending = earlier.iter().peekable();
+    let mut out = String::with_capacity(traceback.len() + 64);
+    for line in traceback.lines() {
+        let is_next = pending.peek().is_some_and(|(kind, _)| {
+            line == kind
+                || line
+                    .strip_prefix(kind.as_str())
+                    .is_some_and(|r| r.starts_with(": "))
+        });
+        match pending.peek() {
+            Some((kind, text)) if is_next => {
+                if text.is_empty() {
+                    out.push_str(kind);
+                } else {
+                    out.push_str(&format!("{kind}: {text}"));
+                }
+                pending.next();
+            }
+            _ => out.push_str(line),
+        }
+        out.push('\n');
+    }
+    out.truncate(out.trim_end_matches('\n').len());
+    out
+}
+
 /// What the VM side of a run produced.
 pub(crate) struct SnippetOutput {
     pub value: Box<serde_json::value::RawValue>,
@@ -98,7 +196,7 @@ pub(crate) fn run_snippet(
             return plain_error("MemoryError", flags.memory_message(), stdout, stderr);
         }
         match outcome {
-            Err(exc) => failed(vm, &exc, stdout, stderr),
+            Err(exc) => failed(vm, &exc, code, session, stdout, stderr),
             Ok(_) if output_exceeded => {
                 plain_error("MemoryError", super::externals::output_limit_message(max_output_bytes), stdout, stderr)
             }
@@ -118,7 +216,7 @@ pub(crate) fn run_snippet(
                         stdout,
                         stderr,
                     ),
-                    Err(ToJsonError::Raised(exc)) => failed(vm, &exc, stdout, stderr),
+                    Err(ToJsonError::Raised(exc)) => failed(vm, &exc, code, session, stdout, stderr),
                     Err(other) => plain_error(
                         "TypeError",
                         format!(
@@ -158,6 +256,8 @@ fn plain_error(error_type: &str, message: String, stdout: String, stderr: String
 fn failed(
     vm: &VirtualMachine,
     exc: &PyBaseExceptionRef,
+    source: &str,
+    session: bool,
     stdout: String,
     stderr: String,
 ) -> SnippetOutput {
@@ -165,12 +265,17 @@ fn failed(
         value: crate::execution::null_value(),
         stdout,
         stderr,
-        error: Some(describe_exception(vm, exc)),
+        error: Some(describe_exception(vm, exc, source, session)),
     }
 }
 
 /// Type name, `str(exc)` and a traceback whose frames are the snippet's lines.
-pub(crate) fn describe_exception(vm: &VirtualMachine, exc: &PyBaseExceptionRef) -> ExecutionError {
+pub(crate) fn describe_exception(
+    vm: &VirtualMachine,
+    exc: &PyBaseExceptionRef,
+    source: &str,
+    session: bool,
+) -> ExecutionError {
     let error_type = exc.class().name().to_string();
     let message = exc
         .as_object()
@@ -197,6 +302,31 @@ pub(crate) fn describe_exception(vm: &VirtualMachine, exc: &PyBaseExceptionRef) 
         .filter(|l| !l.contains("<frozen") && !l.trim_start().starts_with("File \"_toolplane"))
         .collect::<Vec<_>>()
         .join("\n");
+    let name = if session {
+        SESSION_DISPLAY_NAME
+    } else {
+        SNIPPET_DISPLAY_NAME
+    };
+    let message = message.replace(
+        &format!("({SNIPPET_FILENAME}, line "),
+        &format!("({name}, line "),
+    );
+    // The exceptions printed before this one (its causes and contexts), oldest first: RustPython
+    // writes their last lines from their args (`KeyError: k`), CPython from str() (`KeyError: 'k'`).
+    let mut earlier = Vec::new();
+    let mut link = exc.__cause__().or_else(|| exc.__context__());
+    while let Some(e) = link.filter(|_| earlier.len() < 100) {
+        let text = e
+            .as_object()
+            .str(vm)
+            .map(|s| s.to_string())
+            .unwrap_or_default();
+        earlier.push((e.class().name().to_string(), text));
+        link = e.__cause__().or_else(|| e.__context__());
+    }
+    earlier.reverse();
+    let traceback = as_cpython_prints_it(&traceback, source, name, &error_type, &message);
+    let traceback = fix_earlier_exception_lines(&traceback, &earlier);
     ExecutionError {
         error_type,
         message,
