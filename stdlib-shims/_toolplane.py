@@ -212,6 +212,7 @@ def compile_snippet(source, filename, bindings=()):
     import _ast
 
     tree = compile(source, filename, "exec", _PyCF_ONLY_AST)
+    _keep_surrogates(source, tree)
     check_unawaited(tree, bindings, session=False)
     body = tree.body
     if not body:
@@ -274,6 +275,58 @@ def _children(node):
                     yield item
         elif hasattr(value, "_fields"):
             yield value
+
+
+def _has_surrogate(text):
+    return any(0xD800 <= ord(c) <= 0xDFFF for c in text)
+
+
+def _surrogate_free(node):
+    """An expression that builds the string of the constant `node` at run time: compiling an AST
+    turns a lone surrogate in a string constant into U+FFFD, a method call on bytes keeps it (and
+    no snippet name can shadow it)."""
+    import _ast
+
+    where = dict(lineno=node.lineno, col_offset=node.col_offset,
+                 end_lineno=node.end_lineno, end_col_offset=node.end_col_offset)
+    data = node.value.encode("utf-8", "surrogatepass")
+    return _ast.Call(
+        func=_ast.Attribute(value=_ast.Constant(value=data, **where), attr="decode", ctx=_ast.Load(), **where),
+        args=[_ast.Constant(value="utf-8", **where), _ast.Constant(value="surrogatepass", **where)],
+        keywords=[],
+        **where,
+    )
+
+
+def _keep_surrogates(source, tree):
+    """Lone surrogates written in string literals (`"\\ud800"`) stay in the `str`, as in CPython."""
+    lowered = source.lower()
+    if "\\ud" not in lowered and "\\u0000d" not in lowered:
+        return
+    import _ast
+
+    stack = [tree]
+    while stack:
+        node = stack.pop()
+        for field in node._fields:
+            value = getattr(node, field, None)
+            items = value if isinstance(value, list) else [value]
+            for index, item in enumerate(items):
+                if not hasattr(item, "_fields"):
+                    continue
+                if (type(item).__name__ == "Constant" and isinstance(item.value, str)
+                        and _has_surrogate(item.value) and type(node).__name__ != "MatchValue"):
+                    new = _surrogate_free(item)
+                    if type(node).__name__ == "JoinedStr":
+                        new = _ast.FormattedValue(value=new, conversion=-1, format_spec=None,
+                                                  lineno=item.lineno, col_offset=item.col_offset,
+                                                  end_lineno=item.end_lineno, end_col_offset=item.end_col_offset)
+                    if isinstance(value, list):
+                        value[index] = new
+                    else:
+                        setattr(node, field, new)
+                else:
+                    stack.append(item)
 
 
 def _walk_scope(node):
@@ -377,6 +430,7 @@ def compile_session_snippet(source, filename, bindings):
     import _ast
 
     tree = compile(source, filename, "exec", _PyCF_ONLY_AST)
+    _keep_surrogates(source, tree)
     taken = sorted(_bound_names(tree) & set(bindings))
     if taken:
         raise NamespaceCollisionError(

@@ -42,7 +42,8 @@ fn snippet_files() {
     std::fs::write(d.join("empty.py"), "").unwrap();
     let out = toolplane(d, &args(&["run", "empty.py"]));
     assert_clean(&out, 0, "");
-    assert_eq!(String::from_utf8_lossy(&out.stdout), "null\n");
+    // No value (None): nothing printed, as `python3 empty.py` prints nothing.
+    assert_eq!(String::from_utf8_lossy(&out.stdout), "");
 
     std::fs::write(d.join("junk.py"), [0xff, 0xfe, 0x00, 0x9c, 0x80]).unwrap();
     assert_clean(
@@ -53,7 +54,18 @@ fn snippet_files() {
 
     std::fs::write(d.join("nul.py"), "x = 1\0\n").unwrap();
     let out = toolplane(d, &args(&["run", "nul.py"]));
-    assert_clean(&out, 1, "SyntaxError");
+    // A snippet's own error: its traceback, as Python prints it, ending with the exception.
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(1), "{stderr}");
+    assert!(!stderr.contains("panicked"), "{stderr}");
+    assert!(
+        stderr
+            .lines()
+            .last()
+            .unwrap_or("")
+            .starts_with("SyntaxError"),
+        "{stderr}"
+    );
 
     let big = "x = 1\n".repeat(50 * 1024 * 1024 / 6);
     std::fs::write(d.join("big.py"), big).unwrap();

@@ -810,3 +810,28 @@ fn numbers_reach_the_caller_exactly() {
         );
     }
 }
+
+/// A lone surrogate written in a string literal stays in the `str` (CPython keeps it; the compiler
+/// of an AST made it U+FFFD), and `save_result` refuses it as it refuses `chr(0xD800)`.
+#[test]
+fn lone_surrogates_in_source_stay_in_the_string() {
+    let mut config = Config::default();
+    config.toolplane.isolation = Some(toolplane::Isolation::InProcess);
+    let rt = Toolplane::new(config).unwrap();
+    let code = "s = 'a\\ud800b'\nt = f'x\\uDC00{1}'\nu = \"\\U0000d801\"\n\
+                return [ord(s[1]), len(s), [ord(c) for c in t], ord(u), s == 'a' + chr(0xD800) + 'b']";
+    assert_eq!(
+        value(&run(&rt, code)),
+        json!([0xD800, 3, [120, 0xDC00, 49], 0xD801, true])
+    );
+    let session = rt.session();
+    let kept = session
+        .execute("s = '\\ud800'\nreturn ord(s)", None)
+        .unwrap();
+    assert_eq!(kept.value_json(), json!(0xD800));
+    let literal = run(&rt, "await save_result('\\ud800')");
+    let (kind, message) = error(&literal);
+    assert_eq!(kind, "ValueError", "{message}");
+    let built = run(&rt, "await save_result(chr(0xD800))");
+    assert_eq!(error(&built), (kind, message));
+}
