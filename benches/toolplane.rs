@@ -294,6 +294,82 @@ fn store() {
     }
 }
 
+/// The rows of the value-path target: 100,000 small dicts (~7.5 MiB of JSON).
+const ROWS: &str = "rows = [{'id': i, 'name': 'row-' + str(i), 'tags': ['a', 'b', 'c'], 'score': i * 0.5} \
+                    for i in range(100000)]\n";
+
+/// `save_result` + `load_result` of [`ROWS`], timed inside the snippet (the build and the run's own
+/// cost left out), beside CPython's `json.dumps` + `json.loads` of the same value and, with
+/// `TOOLPLANE_REFERENCE_PYTHON`, the Python original's save and load.
+fn rows() {
+    section("store: 100,000 rows (~7.5 MiB) save_result + load_result");
+    let timed = format!(
+        "import time\n{ROWS}t0 = time.perf_counter()\nh = await save_result(rows)\nt1 = time.perf_counter()\n\
+         back = await load_result(h)\nt2 = time.perf_counter()\nreturn [(t1 - t0) * 1000, (t2 - t1) * 1000]"
+    );
+    let mut ours = Vec::new();
+    for (isolation, name) in isolations() {
+        let mut config = Config::default();
+        config.results.max_entry_bytes = 64 << 20;
+        config.results.max_total_bytes = 1 << 30;
+        config.limits.max_memory_mb = 2048;
+        config.toolplane.isolation = Some(isolation);
+        config.toolplane.worker_path = Some(env!("CARGO_BIN_EXE_toolplane").into());
+        let runtime = Toolplane::new(config).unwrap();
+        let (mut saves, mut loads) = (Vec::new(), Vec::new());
+        for _ in 0..7 {
+            let pair = must_run(&runtime, &timed);
+            saves.push(pair[0].as_f64().unwrap());
+            loads.push(pair[1].as_f64().unwrap());
+        }
+        let total: Vec<f64> = saves.iter().zip(&loads).map(|(s, l)| s + l).collect();
+        report(&format!("save_result ({name})"), &Stats::new(saves));
+        report(&format!("load_result ({name})"), &Stats::new(loads));
+        let total = Stats::new(total);
+        report(&format!("save + load ({name})"), &total);
+        ours.push((name, total.pct(0.5)));
+    }
+    let cpython = format!(
+        "import json, time, statistics\n{ROWS}ts = []\nfor _ in range(7):\n    t0 = time.perf_counter()\n    \
+         json.loads(json.dumps(rows))\n    ts.append((time.perf_counter() - t0) * 1000)\nprint(statistics.median(ts))"
+    );
+    let python_median = |python: &std::ffi::OsStr, code: &str| -> Option<f64> {
+        let out = Command::new(python).arg("-c").arg(code).output().ok()?;
+        String::from_utf8_lossy(&out.stdout)
+            .trim()
+            .lines()
+            .last()?
+            .parse()
+            .ok()
+    };
+    if let Some(ms) = python_median(std::ffi::OsStr::new("python3"), &cpython) {
+        println!("{:<46} p50 {ms:>8.3} ms", "CPython json.dumps + json.loads");
+        record_value("cpython_dumps_loads_ms", ms);
+        for (name, median) in &ours {
+            println!("CPython json / ours ({name}): {:.2}x", ms / median);
+        }
+    }
+    if let Some(python) = std::env::var_os("TOOLPLANE_REFERENCE_PYTHON") {
+        let reference = format!(
+            "import asyncio, time, statistics\nfrom toolplane import Toolplane\nfrom toolplane.results import ResultStore\n\
+             CODE = {timed:?}\nasync def main():\n    store = ResultStore(max_entries=1000, max_total_bytes=1 << 31, \
+             max_entry_bytes=1 << 30)\n    rt = Toolplane(default_backend='monty', sessions=False, result_store=store)\n    \
+             ts = []\n    for _ in range(3):\n        r = await rt.execute(CODE, backend='monty')\n        \
+             ts.append(sum(r.value))\n    print(statistics.median(ts))\nasyncio.run(main())"
+        );
+        if let Some(ms) = python_median(&python, &reference) {
+            println!(
+                "{:<46} p50 {ms:>8.3} ms",
+                "toolplane 0.5.2 (Python reference) save + load"
+            );
+            record_value("reference_save_load_ms", ms);
+            for (name, median) in &ours {
+                println!("reference / ours ({name}): {:.1}x", ms / median);
+            }
+        }
+    }
+}
+
 /// Memory of an idle session: what 20 sessions (each after `x = 1`) add, divided by 20.
 fn memory() {
     const SESSIONS: usize = 20;
@@ -500,6 +576,7 @@ fn main() {
     }
     if wants("store") {
         store();
+        rows();
     }
     if wants("memory") {
         memory();

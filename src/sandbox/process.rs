@@ -759,12 +759,15 @@ fn drive(
                     }
                 }
                 let late = late_writer.clone();
+                let params = protocol::frame_text(params);
                 let answered = dispatcher.submit(&name, &params, move |reply| {
                     if let Some(stream) = lock(&late).as_ref() {
+                        let reply = reply.and_then(protocol::frame_json);
                         let _ = protocol::send(stream, &ToChild::Reply { ticket, reply }, None);
                     }
                 });
                 if let Some(reply) = answered {
+                    let reply = reply.and_then(protocol::frame_json);
                     let guard = lock(&late_writer);
                     let sent =
                         protocol::send(&line.stream, &ToChild::Reply { ticket, reply }, None);

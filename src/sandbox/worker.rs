@@ -441,7 +441,7 @@ impl LineChannel {
         while protocol::readable_now(&self.stream) {
             match protocol::recv::<ToChild>(&self.stream) {
                 Ok((ToChild::Reply { ticket, reply }, _)) => {
-                    self.replies.insert(ticket, reply);
+                    self.replies.insert(ticket, reply.map(protocol::frame_text));
                 }
                 Ok(_) => {}
                 Err(_) => return,
@@ -453,6 +453,13 @@ impl LineChannel {
 impl HostChannel for LineChannel {
     fn submit(&mut self, ticket: u64, name: &str, params: String) {
         self.drain_replies();
+        let params = match protocol::frame_json(params) {
+            Ok(params) => params,
+            Err(e) => {
+                self.replies.insert(ticket, Err(e));
+                return;
+            }
+        };
         let call = FromChild::Call {
             ticket,
             name: name.into(),
@@ -470,9 +477,11 @@ impl HostChannel for LineChannel {
         loop {
             protocol::spin_until_readable(&self.stream, CALL_SPIN);
             match protocol::recv::<ToChild>(&self.stream) {
-                Ok((ToChild::Reply { ticket: t, reply }, _)) if t == ticket => return reply,
+                Ok((ToChild::Reply { ticket: t, reply }, _)) if t == ticket => {
+                    return reply.map(protocol::frame_text);
+                }
                 Ok((ToChild::Reply { ticket: t, reply }, _)) => {
-                    self.replies.insert(t, reply);
+                    self.replies.insert(t, reply.map(protocol::frame_text));
                 }
                 Ok(_) => {}
                 Err(_) => return Err(host_gone()),
