@@ -331,6 +331,43 @@ fn tracebacks_read_as_cpython_prints_them() {
              raise ValueError('bad')\nValueError: bad",
         ),
         (
+            "syntax.py",
+            "def f(:\n    pass\n",
+            "  File \"syntax.py\", line 1\n    def f(:\n          ^\nSyntaxError: invalid syntax",
+        ),
+        (
+            "notes.py",
+            "e = ValueError('v')\ne.add_note('see the docs')\nraise e\n",
+            "Traceback (most recent call last):\n  File \"notes.py\", line 3, in <module>\n    raise e\n\
+             ValueError: v\nsee the docs",
+        ),
+        (
+            "method.py",
+            "class Box:\n    def open(self):\n        return self.lid.value\n\nBox().open()\n",
+            "Traceback (most recent call last):\n  File \"method.py\", line 5, in <module>\n    Box().open()\n  \
+             File \"method.py\", line 3, in open\n    return self.lid.value\n\
+             AttributeError: 'Box' object has no attribute 'lid'",
+        ),
+        (
+            "awaited.py",
+            "async def fetch(h):\n    return await load_result(h)\n\nrows = await fetch('res_nope')\n",
+            "Traceback (most recent call last):\n  File \"awaited.py\", line 4, in <module>\n    \
+             rows = await fetch('res_nope')\n  File \"awaited.py\", line 2, in fetch\n    \
+             return await load_result(h)\nValueError: unknown or expired result handle: 'res_nope'",
+        ),
+        (
+            // A library's exception is named with its module. Frames of the frozen standard library
+            // show the module's name and no source (CPython shows its file's path and lines).
+            "cause.py",
+            "import json\ntry:\n    json.loads('{')\nexcept ValueError as e:\n    raise RuntimeError('bad config') from e\n",
+            "Traceback (most recent call last):\n  File \"cause.py\", line 3, in <module>\n    json.loads('{')\n  \
+             File \"json\", line 352, in loads\n  File \"json.decoder\", line 359, in decode\n  \
+             File \"json.decoder\", line 375, in raw_decode\njson.decoder.JSONDecodeError: Expecting property \
+             name enclosed in double quotes: line 1 column 2 (char 1)\n\nThe above exception was the direct cause \
+             of the following exception:\n\nTraceback (most recent call last):\n  File \"cause.py\", line 5, in \
+             <module>\n    raise RuntimeError('bad config') from e\nRuntimeError: bad config",
+        ),
+        (
             "empty.py",
             "raise RuntimeError\n",
             "Traceback (most recent call last):\n  File \"empty.py\", line 1, in <module>\n    \

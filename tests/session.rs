@@ -177,3 +177,21 @@ fn unawaited_calls_are_caught_before_the_run() {
         );
     }
 }
+
+/// A session's code is `<session>` in its tracebacks, with its source lines.
+#[test]
+fn session_tracebacks_name_the_session() {
+    let runtime = toolplane::Toolplane::new(toolplane::Config::default()).unwrap();
+    let session = runtime.session();
+    let r = session
+        .execute("def f(d):\n    return d['k']\n", None)
+        .unwrap();
+    assert!(r.ok());
+    let r = session.execute("x = 1\nf({})", None).unwrap();
+    let error = r.error.unwrap();
+    assert_eq!(
+        error.traceback,
+        "Traceback (most recent call last):\n  File \"<session>\", line 2, in <module>\n    f({})\n  \
+         File \"<session>\", line 2, in f\nKeyError: 'k'"
+    );
+}

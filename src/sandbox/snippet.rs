@@ -19,19 +19,22 @@ pub const SNIPPET_DISPLAY_NAME: &str = "<snippet>";
 pub const SESSION_DISPLAY_NAME: &str = "<session>";
 
 /// Rewrites RustPython's traceback text the way CPython prints it: the snippet's frames under
-/// `display_name`, the top level as `<module>`, the source line under each of the snippet's frames,
-/// and the last line as `Type: str(exception)` (`KeyError: 'k'`, not `KeyError: k`).
+/// `display_name`, the top level as `<module>`, the source line under each frame of this run's code
+/// (compiled as `filename`; an earlier session run's frames get none: its source is gone), and the
+/// last line as `Type: str(exception)` (`KeyError: 'k'`, not `KeyError: k`).
 fn as_cpython_prints_it(
     raw: &str,
     source: &str,
+    filename: &str,
     display_name: &str,
-    error_type: &str,
-    message: &str,
+    last: &Shown,
 ) -> String {
+    let (error_type, message) = (last.kind.as_str(), last.text.as_str());
     if raw.is_empty() {
         return String::new();
     }
-    let ours = format!("File \"{SNIPPET_FILENAME}\"");
+    let ours = format!("File \"{filename}\"");
+    let earlier_session_run = format!("File \"{SESSION_FILENAME_PREFIX}");
     let lines: Vec<&str> = raw.lines().collect();
     // The last exception's own line(s) start at its last line that begins with its type name.
     let last_line_at = lines
@@ -40,9 +43,18 @@ fn as_cpython_prints_it(
         .unwrap_or(lines.len());
     let mut out = String::with_capacity(raw.len() + 256);
     for line in &lines[..last_line_at] {
-        let Some(rest) = line.trim_start().strip_prefix(&ours) else {
-            out.push_str(line);
-            out.push('\n');
+        let trimmed = line.trim_start();
+        let Some(rest) = trimmed.strip_prefix(&ours) else {
+            match trimmed
+                .strip_prefix(&earlier_session_run)
+                .and_then(|r| r.split_once('"'))
+            {
+                Some((_, rest)) => out.push_str(&format!("  File \"{display_name}\"{rest}\n")),
+                None => {
+                    out.push_str(line);
+                    out.push('\n');
+                }
+            }
             continue;
         };
         let rest = rest.replace("in __toolplane_main__", "in <module>");
@@ -71,36 +83,96 @@ fn as_cpython_prints_it(
         }
         _ => message,
     };
-    if message.is_empty() {
-        out.push_str(error_type);
-    } else {
-        out.push_str(&format!("{error_type}: {message}"));
-    }
+    out.push_str(
+        &Shown {
+            text: message.to_string(),
+            ..last.clone()
+        }
+        .last_lines(),
+    );
     out
+}
+
+/// How CPython ends an exception's part of a traceback: its class (module-qualified unless a builtin
+/// or the snippet's own), its str(), then its notes.
+#[derive(Clone)]
+struct Shown {
+    /// The bare class name, as RustPython writes it.
+    kind: String,
+    qualified: String,
+    text: String,
+    notes: Vec<String>,
+}
+
+impl Shown {
+    fn of(vm: &VirtualMachine, exc: &PyBaseExceptionRef) -> Self {
+        let class = exc.class();
+        let kind = class.name().to_string();
+        let module = class.__module__(vm).ok().and_then(|m| {
+            m.downcast_ref::<rustpython_vm::builtins::PyStr>()
+                .map(|s| s.to_string())
+        });
+        let qualified = match module.as_deref() {
+            None | Some("builtins" | "__main__") => kind.clone(),
+            Some(module) => format!("{module}.{kind}"),
+        };
+        let text = exc
+            .as_object()
+            .str(vm)
+            .map(|s| s.to_string())
+            .unwrap_or_default();
+        let notes = exc
+            .as_object()
+            .get_attr("__notes__", vm)
+            .ok()
+            .and_then(|notes| notes.try_to_value::<Vec<PyObjectRef>>(vm).ok())
+            .map(|notes| {
+                notes
+                    .iter()
+                    .map(|n| n.str(vm).map(|s| s.to_string()).unwrap_or_default())
+                    .collect()
+            })
+            .unwrap_or_default();
+        Self {
+            kind,
+            qualified,
+            text,
+            notes,
+        }
+    }
+
+    fn last_lines(&self) -> String {
+        let mut out = if self.text.is_empty() {
+            self.qualified.clone()
+        } else {
+            format!("{}: {}", self.qualified, self.text)
+        };
+        for note in &self.notes {
+            out.push('\n');
+            out.push_str(note);
+        }
+        out
+    }
 }
 
 /// Rewrites the last line of each earlier exception in a chain (`KeyError: k`) as CPython prints it
 /// (`KeyError: 'k'`); `earlier` holds their type names and str(), oldest first, as they are printed.
-fn fix_earlier_exception_lines(traceback: &str, earlier: &[(String, String)]) -> String {
+fn fix_earlier_exception_lines(traceback: &str, earlier: &[Shown]) -> String {
     if earlier.is_empty() {
         return traceback.to_string();
     }
     let mut pending = earlier.iter().peekable();
     let mut out = String::with_capacity(traceback.len() + 64);
     for line in traceback.lines() {
-        let is_next = pending.peek().is_some_and(|(kind, _)| {
-            line == kind
+        let is_next = pending.peek().is_some_and(|shown| {
+            line == shown.kind
                 || line
-                    .strip_prefix(kind.as_str())
+                    .strip_prefix(shown.kind.as_str())
                     .is_some_and(|r| r.starts_with(": "))
         });
         match pending.peek() {
-            Some((kind, text)) if is_next => {
-                if text.is_empty() {
-                    out.push_str(kind);
-                } else {
-                    out.push_str(&format!("{kind}: {text}"));
-                }
+            Some(shown) if is_next => {
+                out.push_str(&shown.last_lines());
                 pending.next();
             }
             _ => out.push_str(line),
@@ -153,6 +225,11 @@ pub(crate) fn run_snippet(
     mode: Mode<'_>,
 ) -> SnippetOutput {
     let session = matches!(mode, Mode::Session(_));
+    let filename = if session {
+        session_filename()
+    } else {
+        SNIPPET_FILENAME.to_string()
+    };
     sandbox.interp.enter(|vm| {
         if let Ok(prelude) = sandbox.prelude.as_object().get_attr("StdoutStream", vm)
             && let Ok(out) = prelude.call((), vm)
@@ -167,7 +244,7 @@ pub(crate) fn run_snippet(
 
         let outcome = match mode {
             Mode::Fresh => execute(vm, sandbox, code, inputs, bindings),
-            Mode::Session(globals) => execute_in_session(vm, sandbox, globals, code, inputs, bindings),
+            Mode::Session(globals) => execute_in_session(vm, sandbox, globals, code, &filename, inputs, bindings),
         };
         let (stdout, stderr, output_exceeded) = super::externals::close_output();
 
@@ -196,7 +273,7 @@ pub(crate) fn run_snippet(
             return plain_error("MemoryError", flags.memory_message(), stdout, stderr);
         }
         match outcome {
-            Err(exc) => failed(vm, &exc, code, session, stdout, stderr),
+            Err(exc) => failed(vm, &exc, code, &filename, stdout, stderr),
             Ok(_) if output_exceeded => {
                 plain_error("MemoryError", super::externals::output_limit_message(max_output_bytes), stdout, stderr)
             }
@@ -216,7 +293,7 @@ pub(crate) fn run_snippet(
                         stdout,
                         stderr,
                     ),
-                    Err(ToJsonError::Raised(exc)) => failed(vm, &exc, code, session, stdout, stderr),
+                    Err(ToJsonError::Raised(exc)) => failed(vm, &exc, code, &filename, stdout, stderr),
                     Err(other) => plain_error(
                         "TypeError",
                         format!(
@@ -257,7 +334,7 @@ fn failed(
     vm: &VirtualMachine,
     exc: &PyBaseExceptionRef,
     source: &str,
-    session: bool,
+    filename: &str,
     stdout: String,
     stderr: String,
 ) -> SnippetOutput {
@@ -265,16 +342,17 @@ fn failed(
         value: crate::execution::null_value(),
         stdout,
         stderr,
-        error: Some(describe_exception(vm, exc, source, session)),
+        error: Some(describe_exception(vm, exc, source, filename)),
     }
 }
 
-/// Type name, `str(exc)` and a traceback whose frames are the snippet's lines.
+/// Type name, `str(exc)` and a traceback whose frames are the snippet's lines (`source`, compiled as
+/// `filename`).
 pub(crate) fn describe_exception(
     vm: &VirtualMachine,
     exc: &PyBaseExceptionRef,
     source: &str,
-    session: bool,
+    filename: &str,
 ) -> ExecutionError {
     let error_type = exc.class().name().to_string();
     let message = exc
@@ -302,30 +380,26 @@ pub(crate) fn describe_exception(
         .filter(|l| !l.contains("<frozen") && !l.trim_start().starts_with("File \"_toolplane"))
         .collect::<Vec<_>>()
         .join("\n");
-    let name = if session {
-        SESSION_DISPLAY_NAME
-    } else {
+    let name = if filename == SNIPPET_FILENAME {
         SNIPPET_DISPLAY_NAME
+    } else {
+        SESSION_DISPLAY_NAME
     };
-    let message = message.replace(
-        &format!("({SNIPPET_FILENAME}, line "),
-        &format!("({name}, line "),
-    );
+    let message = message.replace(&format!("({filename}, line "), &format!("({name}, line "));
     // The exceptions printed before this one (its causes and contexts), oldest first: RustPython
     // writes their last lines from their args (`KeyError: k`), CPython from str() (`KeyError: 'k'`).
     let mut earlier = Vec::new();
     let mut link = exc.__cause__().or_else(|| exc.__context__());
     while let Some(e) = link.filter(|_| earlier.len() < 100) {
-        let text = e
-            .as_object()
-            .str(vm)
-            .map(|s| s.to_string())
-            .unwrap_or_default();
-        earlier.push((e.class().name().to_string(), text));
+        earlier.push(Shown::of(vm, &e));
         link = e.__cause__().or_else(|| e.__context__());
     }
     earlier.reverse();
-    let traceback = as_cpython_prints_it(&traceback, source, name, &error_type, &message);
+    let last = Shown {
+        text: message.clone(),
+        ..Shown::of(vm, exc)
+    };
+    let traceback = as_cpython_prints_it(&traceback, source, filename, name, &last);
     let traceback = fix_earlier_exception_lines(&traceback, &earlier);
     ExecutionError {
         error_type,
@@ -469,8 +543,16 @@ fn drive(vm: &VirtualMachine, coroutine: &PyObjectRef) -> PyResult<PyObjectRef> 
     }
 }
 
-/// The file name tracebacks show for session snippets.
-pub const SESSION_FILENAME: &str = "toolplane_session.py";
+/// The file name a session run's code is compiled under: one per run, so that a traceback can tell
+/// this run's frames (whose source it has) from those of functions an earlier run defined.
+fn session_filename() -> String {
+    static RUNS: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(0);
+    let run = RUNS.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+    format!("{SESSION_FILENAME_PREFIX}{run}.py")
+}
+
+/// What every session run's compiled file name starts with.
+const SESSION_FILENAME_PREFIX: &str = "toolplane_session_";
 
 /// A fresh session namespace.
 pub(crate) fn new_session_globals(vm: &VirtualMachine, sandbox: &SandboxVm) -> PyResult<PyDictRef> {
@@ -482,6 +564,7 @@ fn execute_in_session(
     sandbox: &SandboxVm,
     globals: &PyDictRef,
     code: &str,
+    filename: &str,
     inputs: &serde_json::Map<String, serde_json::Value>,
     bindings: &Bindings,
 ) -> PyResult<PyObjectRef> {
@@ -491,7 +574,7 @@ fn execute_in_session(
         sandbox,
         "compile_session_snippet",
         code,
-        SESSION_FILENAME,
+        filename,
         names,
     )?;
     // Inputs live for this run only: remember what they cover, restore it afterwards.
