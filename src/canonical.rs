@@ -268,8 +268,8 @@ fn unescape_printable(literal: &str) -> std::borrow::Cow<'_, str> {
     while let Some(pos) = rest.find('\\') {
         out.push_str(&rest[..pos]);
         let escape = &rest[pos..];
-        let decoded = if escape.starts_with("\\u") {
-            match hex(&escape[2..]) {
+        let decoded = if let Some(digits) = escape.strip_prefix("\\u") {
+            match hex(digits) {
                 Some(high @ 0xd800..=0xdbff) => escape
                     .get(6..8)
                     .filter(|&s| s == "\\u")
