@@ -64,7 +64,7 @@ pub use worker::worker_main_if_requested;
 pub fn worker_main_if_requested() {}
 
 use crate::capabilities::{ARTIFACTS_SAVE, Bridge, HostError};
-use crate::execution::{BACKEND_NAME, ExecutionResult};
+use crate::execution::ExecutionResult;
 
 /// The limits one run is held to.
 #[derive(Debug, Clone, serde::Serialize, serde::Deserialize)]
@@ -92,11 +92,29 @@ pub(crate) struct RunRequest {
     pub bridge: Bridge,
 }
 
-/// What a run produced, before the runtime adds the artifact list.
-pub(crate) struct RunReply {
+/// What a run produced: one shape from the VM to the runtime, in both engines and across the process
+/// line (the child sends it whole). The runtime turns `saved_artifacts` into the result's list.
+#[derive(Debug, serde::Serialize, serde::Deserialize)]
+pub(crate) struct RunReport {
     pub result: ExecutionResult,
-    /// Handles of the artifacts this run saved, in order.
+    /// `await reset_session()` was called in this run.
+    pub reset_requested: bool,
+    /// The run ended at a limit (time or memory), not at an error of the snippet's own.
+    pub limit_hit: bool,
+    /// Handles of the artifacts this run saved, in order (the host's dispatcher knows them).
+    #[serde(skip)]
     pub saved_artifacts: Vec<String>,
+}
+
+impl RunReport {
+    fn of(result: ExecutionResult) -> Self {
+        Self {
+            result,
+            reset_requested: false,
+            limit_hit: false,
+            saved_artifacts: Vec::new(),
+        }
+    }
 }
 
 /// The host side of a run's calls, in either engine: the bridge, plus the list of saved artifacts.
@@ -212,14 +230,14 @@ impl HostChannel for DirectChannel {
 }
 
 /// The reply of a run whose sandbox could not start (`SandboxError`).
-pub(crate) fn start_failure(text: &str) -> RunReply {
+pub(crate) fn start_failure(text: &str) -> RunReport {
     failed_reply(
         "SandboxError",
         format!("the sandbox could not start: {text}"),
     )
 }
 
-fn build_failure(started: Instant, text: &str) -> RunReply {
+fn build_failure(started: Instant, text: &str) -> RunReport {
     let mut reply = start_failure(text);
     reply.result.duration_ms = started.elapsed().as_secs_f64() * 1000.0;
     reply
@@ -233,7 +251,7 @@ fn run_in(
     channel: Box<dyn HostChannel>,
     session_account: Option<Arc<memory::MemoryAccount>>,
     mode: snippet::Mode<'_>,
-) -> RunOutcome {
+) -> RunReport {
     let started = Instant::now();
     let flags = Arc::new(limits::RunFlags::new(
         spec.limits.timeout,
@@ -251,7 +269,7 @@ fn run_in(
     });
     let watchdog = limits::Watchdog::start(flags.clone(), sandbox.signal_tx.clone());
     let tracking = memory::Tracking::start(flags.memory.clone());
-    let output = snippet::run_snippet(
+    let mut result = snippet::run_snippet(
         sandbox,
         &spec.code,
         &spec.inputs,
@@ -261,58 +279,33 @@ fn run_in(
         mode,
     );
     drop(tracking);
-    let duration_ms = started.elapsed().as_secs_f64() * 1000.0;
+    result.duration_ms = started.elapsed().as_secs_f64() * 1000.0;
     drop(watchdog);
-    let reset_requested = run.finish().is_some_and(|state| state.reset_requested);
-    let limit_hit = flags.timed_out() || flags.memory_exceeded();
-    let result = ExecutionResult {
-        value: output.value,
-        stdout: output.stdout,
-        stderr: output.stderr,
-        duration_ms,
-        backend: BACKEND_NAME.into(),
-        error: output.error,
-        artifacts: Vec::new(),
-    };
-    RunOutcome {
+    RunReport {
         result,
-        reset_requested,
-        limit_hit,
+        reset_requested: run.finish().is_some_and(|state| state.reset_requested),
+        limit_hit: flags.timed_out() || flags.memory_exceeded(),
+        saved_artifacts: Vec::new(),
     }
 }
 
-/// What [`run_in`] reports: the result (without artifacts), whether the snippet asked for a session
-/// reset, and whether the run ended at a limit rather than at an error of its own.
-pub(crate) struct RunOutcome {
-    pub result: ExecutionResult,
-    pub reset_requested: bool,
-    pub limit_hit: bool,
-}
-
-/// Runs `request` in `sandbox` with the in-process channel; returns the reply and whether a session
-/// reset was requested.
+/// Runs `request` in `sandbox` with the in-process channel.
 fn run_direct(
     sandbox: &interpreter::SandboxVm,
     request: RunRequest,
     session_account: Option<Arc<memory::MemoryAccount>>,
     mode: snippet::Mode<'_>,
-) -> (RunReply, bool) {
+) -> RunReport {
     let dispatcher = Rc::new(RefCell::new(Dispatcher::new(request.bridge)));
     let channel = Box::new(DirectChannel::new(
         dispatcher.clone(),
         request.spec.limits.timeout,
     ));
-    let outcome = run_in(sandbox, &request.spec, channel, session_account, mode);
-    let saved_artifacts = Rc::try_unwrap(dispatcher)
+    let mut report = run_in(sandbox, &request.spec, channel, session_account, mode);
+    report.saved_artifacts = Rc::try_unwrap(dispatcher)
         .map(|d| d.into_inner().into_saved_artifacts())
         .unwrap_or_default();
-    (
-        RunReply {
-            result: outcome.result,
-            saved_artifacts,
-        },
-        outcome.reset_requested,
-    )
+    report
 }
 
 /// A fresh interpreter built ahead of its run, while the sandbox thread was idle: a fresh run then
@@ -338,7 +331,7 @@ impl SpareVm {
 fn run_fresh(
     request: RunRequest,
     spare: Option<SpareVm>,
-) -> (RunReply, Option<interpreter::SandboxVm>) {
+) -> (RunReport, Option<interpreter::SandboxVm>) {
     let started = Instant::now();
     let recursion_limit = request.spec.limits.recursion_limit;
     let sandbox = match spare {
@@ -353,7 +346,7 @@ fn run_fresh(
             }
         }
     };
-    let (mut reply, _) = run_direct(&sandbox, request, None, snippet::Mode::Fresh);
+    let mut reply = run_direct(&sandbox, request, None, snippet::Mode::Fresh);
     reply.result.duration_ms = started.elapsed().as_secs_f64() * 1000.0;
     (reply, Some(sandbox))
 }
@@ -421,7 +414,7 @@ impl SessionVm {
 
 /// Runs one snippet in the session, building its VM first if needed; a requested reset drops the VM
 /// after the run, so the next run starts on a fresh namespace.
-fn run_session(session: &mut Option<SessionVm>, request: RunRequest) -> RunReply {
+fn run_session(session: &mut Option<SessionVm>, request: RunRequest) -> RunReport {
     let started = Instant::now();
     if session.is_none() {
         match SessionVm::build(request.spec.limits.recursion_limit) {
@@ -432,20 +425,22 @@ fn run_session(session: &mut Option<SessionVm>, request: RunRequest) -> RunReply
     let Some(live) = session.as_ref() else {
         return build_failure(started, "no session VM");
     };
-    let (reply, reset) = run_direct(
+    let reply = run_direct(
         &live.sandbox,
         request,
         Some(live.memory.clone()),
         snippet::Mode::Session(&live.globals),
     );
-    if reset && let Some(old) = session.take() {
+    if reply.reset_requested
+        && let Some(old) = session.take()
+    {
         old.close();
     }
     reply
 }
 
 enum Job {
-    Run(Box<RunRequest>, mpsc::Sender<RunReply>),
+    Run(Box<RunRequest>, mpsc::Sender<RunReport>),
     ResetSession,
 }
 
@@ -520,7 +515,7 @@ impl InProcessEngine {
     }
 
     /// Runs a snippet on the worker thread and waits for its reply.
-    pub(crate) fn run(&self, request: RunRequest) -> RunReply {
+    pub(crate) fn run(&self, request: RunRequest) -> RunReport {
         let (reply_tx, reply_rx) = mpsc::channel();
         {
             let mut worker = self.worker.lock().unwrap_or_else(|e| e.into_inner());
@@ -637,11 +632,8 @@ fn receive_soon<T>(rx: &mpsc::Receiver<T>, spin: Duration) -> Result<T, mpsc::Re
     }
 }
 
-fn failed_reply(error_type: &str, message: String) -> RunReply {
-    RunReply {
-        result: ExecutionResult::failed(error_type, message, 0.0),
-        saved_artifacts: Vec::new(),
-    }
+fn failed_reply(error_type: &str, message: String) -> RunReport {
+    RunReport::of(ExecutionResult::failed(error_type, message, 0.0))
 }
 
 /// The engine behind a runtime or a session: in process, or in worker processes.
@@ -701,7 +693,7 @@ impl EngineHost {
 }
 
 impl Engine {
-    pub(crate) fn run(&self, request: RunRequest) -> RunReply {
+    pub(crate) fn run(&self, request: RunRequest) -> RunReport {
         match self {
             Engine::InProcess(engine) => engine.run(request),
             #[cfg(target_os = "linux")]

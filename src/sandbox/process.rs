@@ -21,7 +21,7 @@ use nix::sys::signal::Signal;
 use super::limits::{memory_message, timeout_message};
 use super::protocol::{self, FromChild, FromZygote, PROTOCOL_VERSION, ToChild, ToZygote};
 use super::worker::{EXIT_OUT_OF_MEMORY, NO_HUGE_PAGES_ENV, RECURSION_ENV, WORKER_ENV};
-use super::{Dispatcher, RunReply, RunRequest, SANDBOX_STACK_BYTES};
+use super::{Dispatcher, RunReport, RunRequest, SANDBOX_STACK_BYTES};
 use crate::execution::ExecutionResult;
 
 /// Idle, pre-warmed children kept ready for fresh runs.
@@ -444,11 +444,7 @@ impl std::fmt::Debug for ProcessEngine {
 
 /// How driving a run over a line ended.
 enum Drive {
-    Done {
-        result: Box<ExecutionResult>,
-        reset_requested: bool,
-        limit_hit: bool,
-    },
+    Done(Box<RunReport>),
     /// The hard deadline passed; the child was killed.
     Killed,
     /// The line broke without a reply: the child died.
@@ -514,7 +510,7 @@ impl ProcessEngine {
         self.zygote.get(&self.exe, self.recursion_limit).map(|_| ())
     }
 
-    pub(crate) fn run(&self, request: RunRequest) -> RunReply {
+    pub(crate) fn run(&self, request: RunRequest) -> RunReport {
         let started = Instant::now();
         let zygote = match self.zygote.get(&self.exe, self.recursion_limit) {
             Ok(zygote) => zygote,
@@ -529,10 +525,9 @@ impl ProcessEngine {
         if result.duration_ms == 0.0 {
             result.duration_ms = started.elapsed().as_secs_f64() * 1000.0;
         }
-        RunReply {
-            result,
-            saved_artifacts: dispatcher.into_saved_artifacts(),
-        }
+        let mut report = RunReport::of(result);
+        report.saved_artifacts = dispatcher.into_saved_artifacts();
+        report
     }
 }
 
@@ -548,7 +543,7 @@ fn run_fresh(
     let outcome = drive(&line, request, dispatcher, &mut |_, _| {});
     zygote.refill_pool();
     match outcome {
-        Drive::Done { result, .. } => *result,
+        Drive::Done(report) => report.result,
         other => host_result(other, zygote, &line, request, false),
     }
 }
@@ -590,18 +585,14 @@ fn run_session(
         lines.standby = standby;
     }
     let mut result = match outcome {
-        Drive::Done {
-            result,
-            reset_requested,
-            limit_hit,
-        } => {
-            if reset_requested {
+        Drive::Done(report) => {
+            if report.reset_requested {
                 *slot = None;
             }
-            if !limit_hit {
-                return *result;
+            let mut result = report.result;
+            if !report.limit_hit {
+                return result;
             }
-            let mut result = *result;
             if let Some(error) = result.error.as_mut()
                 && error.error_type == "TimeoutError"
             {
@@ -663,7 +654,7 @@ fn host_result(
     let limits = &request.spec.limits;
     let stand = "host-side effects of this run (saved results, artifacts, tool calls) stand";
     let (error_type, message) = match outcome {
-        Drive::Done { result, .. } => return *result,
+        Drive::Done(report) => return report.result,
         Drive::Killed => ("TimeoutError", timeout_message(limits.timeout)),
         Drive::Died(e) => match zygote.exit_status(line.pid, EXIT_STATUS_WAIT) {
             Some(ExitStatus {
@@ -784,20 +775,7 @@ fn drive(
                     answered_call = true;
                 }
             }
-            Ok((
-                FromChild::Done {
-                    result,
-                    reset_requested,
-                    limit_hit,
-                },
-                _,
-            )) => {
-                return Drive::Done {
-                    result,
-                    reset_requested,
-                    limit_hit,
-                };
-            }
+            Ok((FromChild::Done(report), _)) => return Drive::Done(report),
             Ok((FromChild::Standby { pid }, Some(fd))) => on_standby(pid, fd),
             Ok((FromChild::Standby { .. }, None)) => {}
             Err(e) if is_timeout(&e) => {

@@ -11,9 +11,8 @@ use nix::sys::socket::{ControlMessage, ControlMessageOwned, MsgFlags, recvmsg, s
 use serde::de::DeserializeOwned;
 use serde::{Deserialize, Serialize};
 
-use super::RunSpec;
+use super::{RunReport, RunSpec};
 use crate::capabilities::HostError;
-use crate::execution::ExecutionResult;
 
 /// Bumped when the messages change: the host refuses a worker that speaks another version.
 pub(crate) const PROTOCOL_VERSION: u32 = 3;
@@ -84,12 +83,7 @@ pub(crate) enum FromChild {
         params: FrameJson,
     },
     /// The run is over.
-    Done {
-        result: Box<ExecutionResult>,
-        reset_requested: bool,
-        /// The run ended at a limit (time or memory), not at an error of the snippet's own.
-        limit_hit: bool,
-    },
+    Done(Box<RunReport>),
     /// A session holder forked a standby (a copy of the session as it is now); its line comes with
     /// this frame.
     Standby { pid: i32 },

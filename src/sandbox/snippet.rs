@@ -8,7 +8,7 @@ use rustpython_vm::{AsObject, PyObjectRef, PyResult, VirtualMachine};
 use super::convert::{Mode as JsonMode, ToJsonError, from_value, to_json};
 use super::interpreter::SandboxVm;
 use super::limits::RunFlags;
-use crate::execution::ExecutionError;
+use crate::execution::{ExecutionError, ExecutionResult};
 
 /// The file name tracebacks show for the snippet.
 pub const SNIPPET_FILENAME: &str = "toolplane_snippet.py";
@@ -183,12 +183,22 @@ fn fix_earlier_exception_lines(traceback: &str, earlier: &[Shown]) -> String {
     out
 }
 
-/// What the VM side of a run produced.
-pub(crate) struct SnippetOutput {
-    pub value: Box<serde_json::value::RawValue>,
-    pub stdout: String,
-    pub stderr: String,
-    pub error: Option<ExecutionError>,
+/// What the VM side of a run produced; the engine adds the duration, the runtime the artifacts.
+fn output(
+    value: Box<serde_json::value::RawValue>,
+    stdout: String,
+    stderr: String,
+    error: Option<ExecutionError>,
+) -> ExecutionResult {
+    ExecutionResult {
+        value,
+        stdout,
+        stderr,
+        duration_ms: 0.0,
+        backend: crate::execution::BACKEND_NAME.into(),
+        error,
+        artifacts: Vec::new(),
+    }
 }
 
 /// The names bound in a snippet besides its inputs.
@@ -223,7 +233,7 @@ pub(crate) fn run_snippet(
     max_output_bytes: usize,
     flags: &RunFlags,
     mode: Mode<'_>,
-) -> SnippetOutput {
+) -> ExecutionResult {
     let session = matches!(mode, Mode::Session(_));
     let filename = if session {
         session_filename()
@@ -249,11 +259,11 @@ pub(crate) fn run_snippet(
         let (stdout, stderr, output_exceeded) = super::externals::close_output();
 
         if flags.timed_out() {
-            return SnippetOutput {
-                value: crate::execution::null_value(),
+            return output(
+                crate::execution::null_value(),
                 stdout,
                 stderr,
-                error: Some(ExecutionError {
+                Some(ExecutionError {
                     error_type: "TimeoutError".into(),
                     message: if session {
                         format!(
@@ -267,7 +277,7 @@ pub(crate) fn run_snippet(
                     },
                     traceback: String::new(),
                 }),
-            };
+            );
         }
         if flags.memory_exceeded() {
             return plain_error("MemoryError", flags.memory_message(), stdout, stderr);
@@ -284,7 +294,7 @@ pub(crate) fn run_snippet(
                 }
                 match to_json(vm, &value, JsonMode::ReturnValue) {
                     Ok(text) => match serde_json::value::RawValue::from_string(text) {
-                        Ok(value) => SnippetOutput { value, stdout, stderr, error: None },
+                        Ok(value) => output(value, stdout, stderr, None),
                         Err(e) => plain_error("ValueError", format!("return value could not be converted: {e}"), stdout, stderr),
                     },
                     Err(ToJsonError::Unawaited(name)) => plain_error(
@@ -317,17 +327,18 @@ fn unawaited_output_line(stdout: &str) -> Option<&str> {
         .find(|l| l.contains("<unawaited toolplane call "))
 }
 
-fn plain_error(error_type: &str, message: String, stdout: String, stderr: String) -> SnippetOutput {
-    SnippetOutput {
-        value: crate::execution::null_value(),
-        stdout,
-        stderr,
-        error: Some(ExecutionError {
-            error_type: error_type.into(),
-            message,
-            traceback: String::new(),
-        }),
-    }
+fn plain_error(
+    error_type: &str,
+    message: String,
+    stdout: String,
+    stderr: String,
+) -> ExecutionResult {
+    let error = ExecutionError {
+        error_type: error_type.into(),
+        message,
+        traceback: String::new(),
+    };
+    output(crate::execution::null_value(), stdout, stderr, Some(error))
 }
 
 fn failed(
@@ -337,13 +348,9 @@ fn failed(
     filename: &str,
     stdout: String,
     stderr: String,
-) -> SnippetOutput {
-    SnippetOutput {
-        value: crate::execution::null_value(),
-        stdout,
-        stderr,
-        error: Some(describe_exception(vm, exc, source, filename)),
-    }
+) -> ExecutionResult {
+    let error = describe_exception(vm, exc, source, filename);
+    output(crate::execution::null_value(), stdout, stderr, Some(error))
 }
 
 /// Type name, `str(exc)` and a traceback whose frames are the snippet's lines (`source`, compiled as

@@ -122,9 +122,7 @@ fn zygote_main() -> io::Result<()> {
     let (sig_read, sig_write) = nix::unistd::pipe().map_err(io::Error::from)?;
     set_nonblocking(sig_read.as_raw_fd());
     set_nonblocking(sig_write.as_raw_fd());
-    SIGCHLD_PIPE.store(sig_write.as_raw_fd(), Ordering::Relaxed);
-    // SAFETY: the handler only write(2)s one byte to a non-blocking pipe: async-signal-safe.
-    unsafe { libc::signal(libc::SIGCHLD, on_sigchld as *const () as libc::sighandler_t) };
+    let sig_write = SigchldPipe::install(sig_write);
     // A terminal's Ctrl-C reaches the whole process group: it interrupts a child's snippet (below), but
     // never the zygote.
     // SAFETY: ignoring a signal.
@@ -169,7 +167,13 @@ fn zygote_main() -> io::Result<()> {
                     // whole warm-up (imports included) and make a waiting run wait for it.
                     let prewarm = warm_steps == 0 && !waiting;
                     fork_child(
-                        &sandbox, &control, line, session, prewarm, &sig_read, &sig_write,
+                        &sandbox,
+                        &control,
+                        line,
+                        session,
+                        prewarm,
+                        &sig_read,
+                        &sig_write.0,
                     )?;
                     forks += 1;
                 }
@@ -194,6 +198,27 @@ fn zygote_main() -> io::Result<()> {
                 }
             }
         }
+    }
+}
+
+/// The write end of the SIGCHLD pipe, published to the signal handler while this guard lives: the
+/// handler never writes to the descriptor's number after the pipe is closed (and the number reused).
+struct SigchldPipe(OwnedFd);
+
+impl SigchldPipe {
+    fn install(write_end: OwnedFd) -> Self {
+        SIGCHLD_PIPE.store(write_end.as_raw_fd(), Ordering::SeqCst);
+        // SAFETY: the handler only write(2)s one byte to a non-blocking pipe: async-signal-safe.
+        unsafe { libc::signal(libc::SIGCHLD, on_sigchld as *const () as libc::sighandler_t) };
+        Self(write_end)
+    }
+}
+
+impl Drop for SigchldPipe {
+    fn drop(&mut self) {
+        // SAFETY: restores the default disposition; the descriptor closes after this body.
+        unsafe { libc::signal(libc::SIGCHLD, libc::SIG_DFL) };
+        SIGCHLD_PIPE.store(-1, Ordering::SeqCst);
     }
 }
 
@@ -509,14 +534,10 @@ fn serve_run(
         stream: stream.clone(),
         replies: HashMap::new(),
     };
-    let outcome = run_in(sandbox, spec, Box::new(channel), account, mode);
-    let done = FromChild::Done {
-        result: Box::new(outcome.result),
-        reset_requested: outcome.reset_requested,
-        limit_hit: outcome.limit_hit,
-    };
-    let _ = protocol::send(stream, &done, None);
-    (outcome.reset_requested, outcome.limit_hit)
+    let report = run_in(sandbox, spec, Box::new(channel), account, mode);
+    let flags = (report.reset_requested, report.limit_hit);
+    let _ = protocol::send(stream, &FromChild::Done(Box::new(report)), None);
+    flags
 }
 
 fn serve_fresh(sandbox: &SandboxVm, stream: UnixStream, base: u64) {
