@@ -99,6 +99,8 @@ fn as_cpython_prints_it(
 struct Shown {
     /// The bare class name, as RustPython writes it.
     kind: String,
+    /// The class's module, when it has one.
+    module: Option<String>,
     qualified: String,
     text: String,
     notes: Vec<String>,
@@ -113,7 +115,7 @@ impl Shown {
                 .map(|s| s.to_string())
         });
         let qualified = match module.as_deref() {
-            None | Some("builtins" | "__main__") => kind.clone(),
+            None | Some("builtins" | "__main__" | "_toolplane") => kind.clone(),
             Some(module) => format!("{module}.{kind}"),
         };
         let text = exc
@@ -135,6 +137,7 @@ impl Shown {
             .unwrap_or_default();
         Self {
             kind,
+            module,
             qualified,
             text,
             notes,
@@ -361,22 +364,11 @@ pub(crate) fn describe_exception(
     source: &str,
     filename: &str,
 ) -> ExecutionError {
-    let error_type = exc.class().name().to_string();
-    let message = exc
-        .as_object()
-        .str(vm)
-        .map(|s| s.to_string())
-        .unwrap_or_default();
-    let from_prelude = exc
-        .class()
-        .__module__(vm)
-        .ok()
-        .and_then(|m| {
-            m.downcast_ref::<rustpython_vm::builtins::PyStr>()
-                .map(|s| s.to_string() == "_toolplane")
-        })
-        .unwrap_or(false);
-    if from_prelude || exc.fast_isinstance(vm.ctx.exceptions.syntax_error) {
+    let mut last = Shown::of(vm, exc);
+    let error_type = last.kind.clone();
+    if last.module.as_deref() == Some("_toolplane")
+        || exc.fast_isinstance(vm.ctx.exceptions.syntax_error)
+    {
         // The frames are the prelude's compile call; the caret display is what matters.
         exc.set_traceback(None);
     }
@@ -392,7 +384,9 @@ pub(crate) fn describe_exception(
     } else {
         SESSION_DISPLAY_NAME
     };
-    let message = message.replace(&format!("({filename}, line "), &format!("({name}, line "));
+    let message = last
+        .text
+        .replace(&format!("({filename}, line "), &format!("({name}, line "));
     // The exceptions printed before this one (its causes and contexts), oldest first: RustPython
     // writes their last lines from their args (`KeyError: k`), CPython from str() (`KeyError: 'k'`).
     let mut earlier = Vec::new();
@@ -402,10 +396,7 @@ pub(crate) fn describe_exception(
         link = e.__cause__().or_else(|| e.__context__());
     }
     earlier.reverse();
-    let last = Shown {
-        text: message.clone(),
-        ..Shown::of(vm, exc)
-    };
+    last.text = message.clone();
     let traceback = as_cpython_prints_it(&traceback, source, filename, name, &last);
     let traceback = fix_earlier_exception_lines(&traceback, &earlier);
     ExecutionError {
