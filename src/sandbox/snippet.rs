@@ -18,31 +18,44 @@ pub const SNIPPET_DISPLAY_NAME: &str = "<snippet>";
 /// The file name tracebacks show for a session run's code.
 pub const SESSION_DISPLAY_NAME: &str = "<session>";
 
-/// Rewrites RustPython's traceback text the way CPython prints it: the snippet's frames under
-/// `display_name`, the top level as `<module>`, the source line under each frame of this run's code
-/// (compiled as `filename`; an earlier session run's frames get none: its source is gone), and the
-/// last line as `Type: str(exception)` (`KeyError: 'k'`, not `KeyError: k`).
+/// Rewrites RustPython's traceback text the way CPython prints it, in one pass: the snippet's frames
+/// under `display_name`, the top level as `<module>`, the source line under each frame of this run's
+/// code (compiled as `filename`; an earlier session run's frames get none: its source is gone), and
+/// each exception's last line from `chain` (oldest first, the raised one last) as CPython writes it
+/// (`KeyError: 'k'` where RustPython writes `KeyError: k`).
 fn as_cpython_prints_it(
     raw: &str,
     source: &str,
     filename: &str,
     display_name: &str,
-    last: &Shown,
+    chain: &[Shown],
 ) -> String {
-    let (error_type, message) = (last.kind.as_str(), last.text.as_str());
     if raw.is_empty() {
         return String::new();
     }
     let ours = format!("File \"{filename}\"");
     let earlier_session_run = format!("File \"{SESSION_FILENAME_PREFIX}");
+    let caret = raw.lines().any(|l| l.trim_start().starts_with('^'));
+    let Some((raised, earlier)) = chain.split_last() else {
+        return raw.to_string();
+    };
     let lines: Vec<&str> = raw.lines().collect();
-    // The last exception's own line(s) start at its last line that begins with its type name.
-    let last_line_at = lines
+    // The raised exception's own lines start at the last line that begins with its type name;
+    // they are written anew below.
+    let raised_at = lines
         .iter()
-        .rposition(|l| l.starts_with(error_type))
+        .rposition(|l| raised.ends_here(l))
         .unwrap_or(lines.len());
+    let mut pending = earlier.iter();
+    let mut next_earlier = pending.next();
     let mut out = String::with_capacity(raw.len() + 256);
-    for line in &lines[..last_line_at] {
+    for line in &lines[..raised_at] {
+        if let Some(shown) = next_earlier.filter(|shown| shown.ends_here(line)) {
+            out.push_str(&shown.last_lines());
+            out.push('\n');
+            next_earlier = pending.next();
+            continue;
+        }
         let trimmed = line.trim_start();
         let Some(rest) = trimmed.strip_prefix(&ours) else {
             match trimmed
@@ -71,25 +84,7 @@ fn as_cpython_prints_it(
             }
         }
     }
-    // A syntax error's str() ends with its location, which its traceback shows above instead.
-    let message = match message.rsplit_once(&format!(" ({display_name}, line ")) {
-        Some((text, tail))
-            if tail.ends_with(')')
-                && lines
-                    .iter()
-                    .any(|l| l.trim() == "^" || l.trim_start().starts_with('^')) =>
-        {
-            text
-        }
-        _ => message,
-    };
-    out.push_str(
-        &Shown {
-            text: message.to_string(),
-            ..last.clone()
-        }
-        .last_lines(),
-    );
+    out.push_str(&raised.without_location(display_name, caret).last_lines());
     out
 }
 
@@ -144,6 +139,27 @@ impl Shown {
         }
     }
 
+    /// Whether `line` is where RustPython wrote this exception's last line.
+    fn ends_here(&self, line: &str) -> bool {
+        line == self.kind
+            || line
+                .strip_prefix(self.kind.as_str())
+                .is_some_and(|r| r.starts_with(": "))
+    }
+
+    /// A syntax error's str() ends with its location, which its traceback (with the caret) already
+    /// shows: CPython's last line leaves it out.
+    fn without_location(&self, display_name: &str, caret: bool) -> Self {
+        let text = match self.text.rsplit_once(&format!(" ({display_name}, line ")) {
+            Some((text, tail)) if caret && tail.ends_with(')') => text.to_string(),
+            _ => self.text.clone(),
+        };
+        Self {
+            text,
+            ..self.clone()
+        }
+    }
+
     fn last_lines(&self) -> String {
         let mut out = if self.text.is_empty() {
             self.qualified.clone()
@@ -156,34 +172,6 @@ impl Shown {
         }
         out
     }
-}
-
-/// Rewrites the last line of each earlier exception in a chain (`KeyError: k`) as CPython prints it
-/// (`KeyError: 'k'`); `earlier` holds their type names and str(), oldest first, as they are printed.
-fn fix_earlier_exception_lines(traceback: &str, earlier: &[Shown]) -> String {
-    if earlier.is_empty() {
-        return traceback.to_string();
-    }
-    let mut pending = earlier.iter().peekable();
-    let mut out = String::with_capacity(traceback.len() + 64);
-    for line in traceback.lines() {
-        let is_next = pending.peek().is_some_and(|shown| {
-            line == shown.kind
-                || line
-                    .strip_prefix(shown.kind.as_str())
-                    .is_some_and(|r| r.starts_with(": "))
-        });
-        match pending.peek() {
-            Some(shown) if is_next => {
-                out.push_str(&shown.last_lines());
-                pending.next();
-            }
-            _ => out.push_str(line),
-        }
-        out.push('\n');
-    }
-    out.truncate(out.trim_end_matches('\n').len());
-    out
 }
 
 /// What the VM side of a run produced; the engine adds the duration, the runtime the artifacts.
@@ -389,21 +377,32 @@ pub(crate) fn describe_exception(
         .replace(&format!("({filename}, line "), &format!("({name}, line "));
     // The exceptions printed before this one (its causes and contexts), oldest first: RustPython
     // writes their last lines from their args (`KeyError: k`), CPython from str() (`KeyError: 'k'`).
-    let mut earlier = Vec::new();
-    let mut link = exc.__cause__().or_else(|| exc.__context__());
-    while let Some(e) = link.filter(|_| earlier.len() < 100) {
-        earlier.push(Shown::of(vm, &e));
-        link = e.__cause__().or_else(|| e.__context__());
-    }
-    earlier.reverse();
     last.text = message.clone();
-    let traceback = as_cpython_prints_it(&traceback, source, filename, name, &last);
-    let traceback = fix_earlier_exception_lines(&traceback, &earlier);
+    let mut chain = vec![last];
+    let mut link = printed_before(vm, exc);
+    while let Some(e) = link.filter(|_| chain.len() < 100) {
+        chain.push(Shown::of(vm, &e));
+        link = printed_before(vm, &e);
+    }
+    chain.reverse();
+    let traceback = as_cpython_prints_it(&traceback, source, filename, name, &chain);
     ExecutionError {
         error_type,
         message,
         traceback,
     }
+}
+
+/// The exception a traceback prints before `exc`: its cause, else its context unless suppressed
+/// (`raise … from None`).
+fn printed_before(vm: &VirtualMachine, exc: &PyBaseExceptionRef) -> Option<PyBaseExceptionRef> {
+    exc.__cause__().or_else(|| {
+        let suppressed = exc
+            .as_object()
+            .get_attr("__suppress_context__", vm)
+            .is_ok_and(|s| s.is(&vm.ctx.true_value));
+        if suppressed { None } else { exc.__context__() }
+    })
 }
 
 fn new_globals(vm: &VirtualMachine, sandbox: &SandboxVm) -> PyResult<PyDictRef> {
