@@ -379,10 +379,10 @@ pub(crate) fn describe_exception(
     // writes their last lines from their args (`KeyError: k`), CPython from str() (`KeyError: 'k'`).
     last.text = message.clone();
     let mut chain = vec![last];
-    let mut link = printed_before(vm, exc);
+    let mut link = printed_before(exc);
     while let Some(e) = link.filter(|_| chain.len() < 100) {
         chain.push(Shown::of(vm, &e));
-        link = printed_before(vm, &e);
+        link = printed_before(&e);
     }
     chain.reverse();
     let traceback = as_cpython_prints_it(&traceback, source, filename, name, &chain);
@@ -393,16 +393,10 @@ pub(crate) fn describe_exception(
     }
 }
 
-/// The exception a traceback prints before `exc`: its cause, else its context unless suppressed
-/// (`raise … from None`).
-fn printed_before(vm: &VirtualMachine, exc: &PyBaseExceptionRef) -> Option<PyBaseExceptionRef> {
-    exc.__cause__().or_else(|| {
-        let suppressed = exc
-            .as_object()
-            .get_attr("__suppress_context__", vm)
-            .is_ok_and(|s| s.is(&vm.ctx.true_value));
-        if suppressed { None } else { exc.__context__() }
-    })
+/// The exception RustPython's traceback prints before `exc`: its cause, else its context (RustPython
+/// prints a context even when `raise … from None` suppressed it; CPython does not).
+fn printed_before(exc: &PyBaseExceptionRef) -> Option<PyBaseExceptionRef> {
+    exc.__cause__().or_else(|| exc.__context__())
 }
 
 fn new_globals(vm: &VirtualMachine, sandbox: &SandboxVm) -> PyResult<PyDictRef> {
