@@ -815,13 +815,23 @@ fn numbers_reach_the_caller_exactly() {
 /// of an AST made it U+FFFD), and `save_result` refuses it as it refuses `chr(0xD800)`.
 #[test]
 fn lone_surrogates_in_source_stay_in_the_string() {
-    let mut config = Config::default();
-    config.toolplane.isolation = Some(toolplane::Isolation::InProcess);
-    let rt = Toolplane::new(config).unwrap();
+    let mut modes = vec![toolplane::Isolation::InProcess];
+    if cfg!(target_os = "linux") {
+        modes.push(toolplane::Isolation::Process);
+    }
+    for isolation in modes {
+        let mut config = Config::default();
+        config.toolplane.isolation = Some(isolation);
+        config.toolplane.worker_path = Some(env!("CARGO_BIN_EXE_toolplane").into());
+        surrogates_stay(&Toolplane::new(config).unwrap());
+    }
+}
+
+fn surrogates_stay(rt: &Toolplane) {
     let code = "s = 'a\\ud800b'\nt = f'x\\uDC00{1}'\nu = \"\\U0000d801\"\n\
                 return [ord(s[1]), len(s), [ord(c) for c in t], ord(u), s == 'a' + chr(0xD800) + 'b']";
     assert_eq!(
-        value(&run(&rt, code)),
+        value(&run(rt, code)),
         json!([0xD800, 3, [120, 0xDC00, 49], 0xD801, true])
     );
     let session = rt.session();
@@ -829,9 +839,9 @@ fn lone_surrogates_in_source_stay_in_the_string() {
         .execute("s = '\\ud800'\nreturn ord(s)", None)
         .unwrap();
     assert_eq!(kept.value_json(), json!(0xD800));
-    let literal = run(&rt, "await save_result('\\ud800')");
+    let literal = run(rt, "await save_result('\\ud800')");
     let (kind, message) = error(&literal);
     assert_eq!(kind, "ValueError", "{message}");
-    let built = run(&rt, "await save_result(chr(0xD800))");
+    let built = run(rt, "await save_result(chr(0xD800))");
     assert_eq!(error(&built), (kind, message));
 }
