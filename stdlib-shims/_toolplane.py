@@ -160,6 +160,61 @@ STORE_BINDINGS = {
 }
 
 
+# `_codecs.charmap_*` of every interpreter point here (see `interpreter.rs`): this interpreter's own
+# `_pycodecs`, never a helper shared with other runs.
+def _charmap_encode(*args):
+    import _pycodecs
+    return _pycodecs.charmap_encode(*args)
+
+
+def _charmap_decode(*args):
+    import _pycodecs
+    return _pycodecs.charmap_decode(*args)
+
+
+def _charmap_build(*args):
+    import _pycodecs
+    return _pycodecs.charmap_build(*args)
+
+
+def utc_as_local_time(time):
+    """Makes the `time` module's local time UTC, whatever the host's zone (docs/sandbox.md)."""
+    gmtime, strftime = time.gmtime, time.strftime
+
+    def localtime(secs=None):
+        return gmtime(secs)
+
+    def mktime(t):
+        import calendar
+        return float(calendar.timegm(tuple(t)[:9]))
+
+    def asctime(t=None):
+        return _asctime(gmtime() if t is None else t)
+
+    def ctime(secs=None):
+        return _asctime(gmtime(secs))
+
+    def strftime_utc(format, t=None):
+        # The native strftime names the host's zone for %Z / %z, whatever the struct says.
+        if "%Z" in format or "%z" in format:
+            out, i = [], 0
+            while i < len(format):
+                pair = format[i:i + 2]
+                out.append({"%Z": "UTC", "%z": "+0000"}.get(pair, pair if pair[:1] == "%" else pair[:1]))
+                i += 2 if pair[:1] == "%" else 1
+            format = "".join(out)
+        return strftime(format, gmtime() if t is None else t)
+
+    def _asctime(t):
+        days = ("Mon", "Tue", "Wed", "Thu", "Fri", "Sat", "Sun")
+        months = ("Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec")
+        return "%s %s %2d %02d:%02d:%02d %d" % (
+            days[t[6]], months[t[1] - 1], t[2], t[3], t[4], t[5], t[0])
+
+    time.localtime, time.mktime, time.asctime, time.ctime = localtime, mktime, asctime, ctime
+    time.strftime = strftime_utc
+
+
 class StdoutStream:
     """sys.stdout for a run. `write` is native: it runs no bytecode, so a time-limit interrupt can never
     fire inside it, and the captured text and the output budget live host-side."""

@@ -228,6 +228,15 @@ fn prepare(vm: &VirtualMachine, recursion_limit: usize) -> PyResult<(PyRef<PyMod
     )?;
 
     lock_code_type(vm, &host)?;
+    scrub_host_facts(vm, &time)?;
+    prelude
+        .as_object()
+        .get_attr("utc_as_local_time", vm)?
+        .call((time.clone(),), vm)?;
+    route_codecs_to_this_interpreter(vm, prelude.as_object())?;
+    give_ast_tuple_a_native_dims(vm)?;
+    load_contextvars(vm)?;
+    freeze_builtin_types(vm);
 
     let builtins = vm.ctx.new_dict();
     for (key, value) in vm.builtins.dict().items_vec() {
@@ -259,6 +268,182 @@ fn lock_code_type(vm: &VirtualMachine, host: &PyObjectRef) -> PyResult<()> {
     let refuse = host.get_attr("refuse_code_objects", vm)?;
     for name in ["__new__", "replace", "__replace__"] {
         code_type.set_attr(vm.ctx.intern_str(name), refuse.clone());
+    }
+    Ok(())
+}
+
+/// Fixed values for what would tell a snippet about the host process, and no way to change the host's
+/// clock or read its stdin (docs/sandbox.md lists them): no argv, no executable path, UTC as the local
+/// zone's name and offset, no `clock_settime` / `tzset`, no `sys._baserepl` (a REPL on the host's
+/// fd 0).
+fn scrub_host_facts(vm: &VirtualMachine, time: &PyObjectRef) -> PyResult<()> {
+    let sys = vm.sys_module.as_object();
+    let empty = || vm.ctx.new_list(Vec::new());
+    sys.set_attr("orig_argv", empty(), vm)?;
+    sys.set_attr("argv", empty(), vm)?;
+    sys.set_attr("executable", vm.ctx.new_str(""), vm)?;
+    sys.set_attr("_base_executable", vm.ctx.new_str(""), vm)?;
+    for name in ["_baserepl"] {
+        let _ = sys.del_attr(name, vm);
+    }
+    for name in ["clock_settime", "clock_settime_ns", "tzset"] {
+        let _ = time.del_attr(name, vm);
+    }
+    let utc = vm.ctx.new_str("UTC");
+    time.set_attr(
+        "tzname",
+        vm.ctx.new_tuple(vec![utc.clone().into(), utc.into()]),
+        vm,
+    )?;
+    for name in ["timezone", "altzone", "daylight"] {
+        time.set_attr(name, vm.ctx.new_int(0), vm)?;
+    }
+    Ok(())
+}
+
+/// Makes every built-in type immutable from Python code, as CPython does: `setattr` on it raises
+/// `TypeError: cannot set 'x' attribute of immutable type 'T'`. RustPython creates them once per thread
+/// and shares them with every interpreter of that thread (all the fresh runs of the in-process engine),
+/// so a run that hooked `type(None).__bool__` would run its code inside every later run.
+///
+/// Walks the subclass tree from `object`; called when an interpreter starts and after imports that
+/// loaded modules (a native module creates its types when first loaded on the thread). Heap types,
+/// which are created per interpreter (snippet and stdlib classes), stay mutable.
+pub(crate) fn freeze_builtin_types(vm: &VirtualMachine) {
+    use rustpython_vm::types::PyTypeFlags;
+    for class in every_type(vm) {
+        if !class.slots.flags.has_feature(PyTypeFlags::HEAPTYPE)
+            || SHARED_HEAP_TYPES.with(|shared| shared.borrow().contains(&class.get_id()))
+        {
+            class.slots.flags.insert(PyTypeFlags::IMMUTABLETYPE);
+            if &*class.slot_name() == "_contextvars.Token" {
+                CONTEXTVARS_TOKEN.with(|token| token.set(Some(class.to_owned())));
+            }
+        }
+    }
+}
+
+thread_local! {
+    /// `_contextvars.Token`, once this thread has made (and frozen) it: see [`load_contextvars`].
+    static CONTEXTVARS_TOKEN: std::cell::Cell<Option<PyRef<rustpython_vm::builtins::PyType>>> =
+        const { std::cell::Cell::new(None) };
+}
+
+/// Loads `_contextvars` (which `warnings` needs). Each time an interpreter loads it, it sets
+/// `Token.MISSING` (to the same object) with a checked `setattr`, which the frozen `Token` of the
+/// thread would refuse: that one type is thawed for the load. No snippet code has run yet, and the
+/// load runs none.
+fn load_contextvars(vm: &VirtualMachine) -> PyResult<()> {
+    use rustpython_vm::types::PyTypeFlags;
+    let token = CONTEXTVARS_TOKEN.with(|token| {
+        let held = token.take();
+        token.set(held.clone());
+        held
+    });
+    if let Some(token) = &token {
+        token.slots.flags.remove(PyTypeFlags::IMMUTABLETYPE);
+    }
+    let loaded = vm.import("_contextvars", 0);
+    if let Some(token) = &token {
+        token.slots.flags.insert(PyTypeFlags::IMMUTABLETYPE);
+    }
+    loaded.map(drop)
+}
+
+/// Every type alive in `vm`: `object` and its subclasses, transitively.
+fn every_type(vm: &VirtualMachine) -> Vec<PyRef<rustpython_vm::builtins::PyType>> {
+    let mut seen = std::collections::HashSet::new();
+    let mut stack = vec![vm.ctx.types.object_type.to_owned()];
+    let mut found = Vec::new();
+    while let Some(class) = stack.pop() {
+        if !seen.insert(class.get_id()) {
+            continue;
+        }
+        stack.extend(
+            class
+                .subclasses
+                .read()
+                .iter()
+                .filter_map(|weak| weak.upgrade())
+                .filter_map(|sub| sub.downcast::<rustpython_vm::builtins::PyType>().ok()),
+        );
+        found.push(class);
+    }
+    found
+}
+
+thread_local! {
+    /// Heap types that outlive the interpreter that made them: RustPython caches some per thread (the
+    /// exception classes of native modules, `ExceptionGroup`, `io.UnsupportedOperation`,
+    /// `typing.Generic`), so every later interpreter of the thread gets the same object. They are
+    /// frozen like the static types. Filled by [`record_shared_heap_types`].
+    static SHARED_HEAP_TYPES: std::cell::RefCell<std::collections::HashSet<usize>> =
+        std::cell::RefCell::default();
+}
+
+/// Loads every native module in `vm` (the thread's first interpreter, which runs no snippet), so that
+/// RustPython creates the types it caches for the thread now, and records every heap type then alive
+/// as shared. They are kept alive for the thread's life (leaked), so no later object can take the
+/// address of one of them: an id in the set always means that very type.
+pub(crate) fn record_shared_heap_types(vm: &VirtualMachine) {
+    use rustpython_vm::types::PyTypeFlags;
+    let names: Vec<&str> = vm.state.module_defs.keys().copied().collect();
+    for name in names {
+        let _ = vm.import(name, 0);
+    }
+    let heap_types: Vec<_> = every_type(vm)
+        .into_iter()
+        .filter(|class| class.slots.flags.has_feature(PyTypeFlags::HEAPTYPE))
+        .collect();
+    SHARED_HEAP_TYPES.with(|shared| {
+        shared
+            .borrow_mut()
+            .extend(heap_types.iter().map(|class| class.get_id()))
+    });
+    std::mem::forget(heap_types);
+    freeze_builtin_types(vm);
+}
+
+/// `_codecs.charmap_*` call Python helpers of `_pycodecs` that RustPython caches for the whole thread,
+/// from whichever interpreter asked first: a run could patch them and have its code run in later runs.
+/// Each interpreter routes them to its own `_pycodecs` (through the prelude) instead.
+fn route_codecs_to_this_interpreter(
+    vm: &VirtualMachine,
+    prelude: &rustpython_vm::PyObject,
+) -> PyResult<()> {
+    let modules = vm.sys_module.get_attr("modules", vm)?;
+    for module in ["_codecs", "codecs"] {
+        let Ok(module) = modules.get_item(module, vm) else {
+            continue;
+        };
+        for (name, ours) in [
+            ("charmap_encode", "_charmap_encode"),
+            ("charmap_decode", "_charmap_decode"),
+            ("charmap_build", "_charmap_build"),
+        ] {
+            module.set_attr(name, prelude.get_attr(ours, vm)?, vm)?;
+        }
+    }
+    Ok(())
+}
+
+/// `ast.py` adds a Python property `dims` to the (thread-wide) `ast.Tuple` type when it first loads; its
+/// getter would then be one run's function, reachable and patchable by every later run. A native
+/// getter is put there first, so `ast.py` finds `dims` and adds nothing.
+fn give_ast_tuple_a_native_dims(vm: &VirtualMachine) -> PyResult<()> {
+    let ast = vm.import("_ast", 0)?;
+    let tuple = ast
+        .get_attr("Tuple", vm)?
+        .downcast::<rustpython_vm::builtins::PyType>()
+        .map_err(|_| vm.new_runtime_error("_ast.Tuple is not a type"))?;
+    let dims = vm.ctx.intern_str("dims");
+    if tuple.get_attr(dims).is_none() {
+        let getter = vm
+            .import("operator", 0)?
+            .get_attr("attrgetter", vm)?
+            .call(("elts",), vm)?;
+        let property = vm.ctx.types.property_type.as_object().call((getter,), vm)?;
+        tuple.set_attr(dims, property);
     }
     Ok(())
 }
@@ -298,7 +483,12 @@ pub(crate) fn guarded_import(
         }
     }
     let real_import: PyObjectRef = vm.builtins.get_attr("__import__", vm)?;
+    let modules = vm.sys_module.get_attr("modules", vm)?;
+    let loaded_before = modules.length(vm)?;
     let module = real_import.call(args, vm)?;
+    if modules.length(vm)? != loaded_before {
+        freeze_builtin_types(vm);
+    }
     if name.as_deref() == Some("json") && level == 0 {
         // Native json.dumps / json.loads for the default arguments (see `_toolplane.fast_json`).
         let prelude = vm

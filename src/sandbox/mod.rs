@@ -360,15 +360,21 @@ fn run_fresh(
 /// adopts them with one full collection (freeing what it can) and freezes the survivors, as
 /// `gc.freeze()` does: they leave the walked lists. A snippet's collections see only its own
 /// interpreter's objects, so no run reaches them.
-#[derive(Default)]
 struct Janitor(Option<interpreter::SandboxVm>);
 
 impl Janitor {
-    fn set_aside_leftovers(&mut self) {
-        if self.0.is_none() {
-            // Built once per thread (~7 ms, after a reply); never runs a snippet.
-            self.0 = interpreter::build(1000).ok();
+    /// Built before the thread's first fresh interpreter: it loads every native module, so that the
+    /// heap types RustPython shares between the thread's interpreters are made (and recorded, to be
+    /// frozen) here, where no snippet runs.
+    fn new() -> Self {
+        let janitor = interpreter::build(1000).ok();
+        if let Some(janitor) = &janitor {
+            janitor.interp.enter(interpreter::record_shared_heap_types);
         }
+        Self(janitor)
+    }
+
+    fn set_aside_leftovers(&mut self) {
         if let Some(janitor) = &self.0 {
             // Freeing a leftover can run a snippet's `__del__`: held to a limit like the finalize.
             janitor.collect_garbage();
@@ -558,7 +564,10 @@ impl InProcessEngine {
 fn serve_jobs(kind: WorkerKind, jobs: mpsc::Receiver<Job>) -> Option<mpsc::Receiver<Job>> {
     let mut session: Option<SessionVm> = None;
     let mut spare: Option<SpareVm> = None;
-    let mut janitor = Janitor::default();
+    let mut janitor = match kind {
+        WorkerKind::Fresh => Janitor::new(),
+        WorkerKind::Session => Janitor(None),
+    };
     // Stays awake briefly between jobs: a caller's next run often follows at once.
     while let Ok(job) = receive_soon(&jobs, IDLE_SPIN) {
         let (request, reply) = match job {
@@ -760,7 +769,7 @@ mod tests {
             std::thread::Builder::new()
                 .stack_size(SANDBOX_STACK_BYTES)
                 .spawn(move || {
-                    let mut janitor = with_janitor.then(Janitor::default);
+                    let mut janitor = with_janitor.then(Janitor::new);
                     let before = leftovers_after(1, &mut janitor);
                     let after = leftovers_after(8, &mut janitor);
                     if let Some(janitor) = janitor {

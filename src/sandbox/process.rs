@@ -119,6 +119,8 @@ impl Zygote {
         command
             .env_clear()
             .env(WORKER_ENV, "zygote")
+            // Snippets see UTC as local time, whatever the host's zone (docs/sandbox.md).
+            .env("TZ", "UTC")
             .env(RECURSION_ENV, recursion_limit.to_string())
             .envs(std::env::var_os(NO_HUGE_PAGES_ENV).map(|v| (NO_HUGE_PAGES_ENV, v)))
             .stdin(Stdio::from(OwnedFd::from(zygote_end)))

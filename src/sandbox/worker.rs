@@ -101,9 +101,28 @@ pub fn worker_main_if_requested() {
     }
 }
 
+/// The host starts the zygote with its control socket on fd 0. It moves to a higher descriptor and
+/// /dev/null takes fd 0, so that nothing a snippet reaches through the standard descriptors (0, 1, 2:
+/// all /dev/null) is a line to the host.
+fn take_control_line_off_stdin() -> io::Result<UnixStream> {
+    // SAFETY: fcntl/open/dup2 on descriptors this process owns; fd 0 is the control socket, owned by
+    // nothing else, and is replaced (not closed) so that no later open() lands on it.
+    unsafe {
+        let moved = libc::fcntl(0, libc::F_DUPFD_CLOEXEC, 3);
+        if moved < 0 {
+            return Err(io::Error::last_os_error());
+        }
+        let null = libc::open(c"/dev/null".as_ptr(), libc::O_RDWR | libc::O_CLOEXEC);
+        if null < 0 || libc::dup2(null, 0) < 0 {
+            return Err(io::Error::last_os_error());
+        }
+        libc::close(null);
+        Ok(UnixStream::from_raw_fd(moved))
+    }
+}
+
 fn zygote_main() -> io::Result<()> {
-    // SAFETY: the host starts the zygote with its control socket on fd 0, owned by nothing else.
-    let control = unsafe { UnixStream::from_raw_fd(0) };
+    let control = take_control_line_off_stdin()?;
     let recursion = std::env::var(RECURSION_ENV)
         .ok()
         .and_then(|v| v.parse().ok())

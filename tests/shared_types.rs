@@ -1,0 +1,161 @@
+//! Built-in types are immutable from snippet code, as CPython makes them, in both engines: no run can
+//! change what a later run (another client's, in process) gets from `None`, `slice`, `ast.AST`, ….
+//! The walk covers every type reachable from the VM once every allowed module is imported.
+
+use serde_json::{Value, json};
+use toolplane::{Config, Isolation, Toolplane};
+
+#[global_allocator]
+static ALLOC: toolplane::CountingAllocator = toolplane::CountingAllocator;
+
+fn runtime(isolation: Isolation) -> Toolplane {
+    let mut config = Config::default();
+    config.toolplane.isolation = Some(isolation);
+    config.toolplane.worker_path = Some(env!("CARGO_BIN_EXE_toolplane").into());
+    config.limits.timeout_seconds = 20.0;
+    Toolplane::new(config).unwrap()
+}
+
+/// Walks every type reachable (subclasses, attributes of types and of every loaded module), tries to
+/// mark each one, and reports: built-in (non-heap) types that took the mark, the messages of refusals,
+/// heap types carrying a mark from an earlier run, and Python code hanging off immutable types (which
+/// would be shared with later runs).
+const WALK: &str = r#"
+import sys
+failed = []
+for name in modules:
+    try:
+        __import__(name)
+    except Exception as e:
+        failed.append(f"{name}: {type(e).__name__}: {e}")
+seen = {}
+def walk(t):
+    stack = [t]
+    while stack:
+        t = stack.pop()
+        if not isinstance(t, type) or id(t) in seen:
+            continue
+        seen[id(t)] = t
+        stack.extend(type.__subclasses__(t))
+        for v in list(vars(t).values()):
+            stack.append(v if isinstance(v, type) else type(v))
+walk(object)
+for m in list(sys.modules.values()):
+    for v in list(getattr(m, "__dict__", {}).values()):
+        walk(v if isinstance(v, type) else type(v))
+took_mark, messages, marked_before, code_on_frozen = [], set(), [], []
+HEAP = 1 << 9
+for t in seen.values():
+    name = f"{t.__module__}.{t.__qualname__}"
+    if "__toolplane_mark__" in vars(t):
+        marked_before.append(name)
+    try:
+        setattr(t, "__toolplane_mark__", run)
+    except TypeError as e:
+        prefix = "cannot set '__toolplane_mark__' attribute of immutable type '"
+        text = str(e)
+        named = text.startswith(prefix) and text.endswith(f"{t.__name__}'")
+        messages.add(prefix + "T'" if named else text)
+        for key, v in vars(t).items():
+            parts = [v.fget, v.fset, v.fdel] if isinstance(v, property) else [v, getattr(v, "__func__", None)]
+            if any(hasattr(p, "__code__") for p in parts):
+                code_on_frozen.append(f"{name}.{key}")
+        continue
+    if not t.__flags__ & HEAP:
+        took_mark.append(name)
+return {"failed": failed, "types": len(seen), "took_mark": sorted(took_mark), "messages": sorted(messages),
+        "marked_before": sorted(marked_before), "code_on_frozen": sorted(code_on_frozen)}
+"#;
+
+fn walk(runtime: &Toolplane, run: u32) -> Value {
+    let inputs = json!({"modules": toolplane::sandbox::ALLOWED_IMPORTS, "run": run});
+    let result = runtime.execute(WALK, inputs.as_object().cloned()).unwrap();
+    assert!(result.ok(), "{:?}", result.error);
+    result.value_json()
+}
+
+fn every_reachable_builtin_type_is_immutable(isolation: Isolation) {
+    let runtime = runtime(isolation);
+    for run in 1..=2 {
+        let report = walk(&runtime, run);
+        assert!(report["types"].as_u64().unwrap() > 300, "{report}");
+        assert_eq!(
+            report["failed"],
+            json!([]),
+            "{isolation:?} run {run}: imports failed"
+        );
+        assert_eq!(report["took_mark"], json!([]), "{isolation:?} run {run}");
+        assert_eq!(
+            report["marked_before"],
+            json!([]),
+            "{isolation:?} run {run}: a type carried a mark from an earlier run"
+        );
+        assert_eq!(
+            report["code_on_frozen"],
+            json!([]),
+            "{isolation:?} run {run}: Python code on a shared type"
+        );
+        assert_eq!(
+            report["messages"],
+            json!(["cannot set '__toolplane_mark__' attribute of immutable type 'T'"]),
+            "{isolation:?} run {run}"
+        );
+    }
+}
+
+#[test]
+fn every_reachable_builtin_type_is_immutable_in_process() {
+    every_reachable_builtin_type_is_immutable(Isolation::InProcess);
+}
+
+#[test]
+fn every_reachable_builtin_type_is_immutable_process_isolation() {
+    every_reachable_builtin_type_is_immutable(Isolation::Process);
+}
+
+/// The attack of the issue: run 1 hooks `None`'s truth value; run 2 (another client) tests a `None`.
+fn a_hooked_none_reaches_no_later_run(isolation: Isolation) {
+    let runtime = runtime(isolation);
+    let hook = runtime
+        .execute("type(None).__bool__ = lambda s: True", None)
+        .unwrap();
+    let error = hook
+        .error
+        .expect("setting an attribute of NoneType must fail");
+    assert_eq!(error.error_type, "TypeError");
+    assert_eq!(
+        error.message,
+        "cannot set '__bool__' attribute of immutable type 'NoneType'"
+    );
+    let victim = runtime
+        .execute(
+            "rows = None\nif rows:\n    return 'hooked'\nreturn 'clean'",
+            None,
+        )
+        .unwrap();
+    assert_eq!(victim.value_json(), "clean", "{:?}", victim.error);
+    // Shared helpers the codecs delegate to: patched in one run, they must not run in the next.
+    let patch = runtime
+        .execute(
+            "import codecs, sys\ncodecs.charmap_decode(b'\\x01', 'strict', 'abc')\n\
+             m = sys.modules.get('_pycodecs')\n\
+             if m is not None:\n    m.charmap_decode = lambda *a: ('hooked', 1)\nreturn 1",
+            None,
+        )
+        .unwrap();
+    assert!(patch.ok(), "{:?}", patch.error);
+    let decoded = runtime
+        .execute("return b'abc'.decode('cp1252')", None)
+        .unwrap();
+    assert_eq!(decoded.value_json(), "abc", "{:?}", decoded.error);
+}
+
+#[test]
+fn a_hooked_none_reaches_no_later_run_in_process() {
+    a_hooked_none_reaches_no_later_run(Isolation::InProcess);
+}
+
+#[test]
+fn a_hooked_none_reaches_no_later_run_process_isolation() {
+    a_hooked_none_reaches_no_later_run(Isolation::Process);
+}
