@@ -71,11 +71,13 @@ impl Default for ToolplaneConfig {
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "kebab-case")]
 pub enum Isolation {
-    /// Each run in a process forked from a pre-warmed zygote: hard memory and time limits (RLIMIT_AS,
-    /// SIGKILL), crash containment, session rollback. Linux only; elsewhere the in-process engine is used.
+    /// Each run in a process forked from a pre-warmed zygote and jailed (no capabilities, a seccomp
+    /// allowlist): hard memory and time limits (RLIMIT_AS, SIGKILL), crash containment, session
+    /// rollback. The default on Linux; elsewhere the in-process engine is used.
     Process,
     /// Each run on a sandbox thread of the host process: no worker binary needed, limits are accounted
-    /// rather than enforced by the kernel.
+    /// rather than enforced by the kernel, and a VM bug is a bug of the host process (docs/sandbox.md
+    /// says what this engine does not protect against).
     InProcess,
 }
 

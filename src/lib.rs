@@ -29,9 +29,9 @@
 //!   and [`Capability::typed_async`] (futures that overlap when a snippet makes several calls before
 //!   awaiting them). A [`ToolError`] picks the Python exception the snippet sees; a panic becomes a
 //!   `RuntimeError` there and never reaches the host.
-//! - Where snippets run is [`Isolation`]: in process (a sandbox thread; the library default) or in
-//!   worker processes forked from a pre-warmed zygote (the CLI's default: hard memory and time limits,
-//!   crashes contained). Limits (`[limits]` in [`Config`]) end a run with a Python exception and leave
+//! - Where snippets run is [`Isolation`]: in worker processes forked from a pre-warmed zygote (the
+//!   default on Linux: hard memory and time limits, crashes contained, each child jailed by seccomp),
+//!   or in process (a sandbox thread; an explicit choice, see `docs/sandbox.md`). Limits (`[limits]` in [`Config`]) end a run with a Python exception and leave
 //!   the host and its stores intact.
 //! - [`mcp::McpServer`] serves a runtime to agents over MCP.
 //!

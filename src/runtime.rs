@@ -29,6 +29,12 @@ pub enum Error {
     /// A tool given to the builder could not be registered.
     #[error(transparent)]
     Registry(#[from] crate::RegistryError),
+    /// Process isolation (the default on Linux) has no worker executable: call
+    /// [`crate::worker_main_if_requested`] first thing in `main`, set `[toolplane] worker_path` (or
+    /// `TOOLPLANE_WORKER_EXE`) to a `toolplane` binary, or choose `Isolation::InProcess` knowingly
+    /// (docs/sandbox.md says what it does not protect against).
+    #[error("{0}")]
+    NoWorker(String),
     /// The run could not be handed to a blocking thread (`execute_async` outside a tokio runtime, or
     /// the runtime shutting down).
     #[error("the run could not start: {0}")]
@@ -65,6 +71,10 @@ impl Toolplane {
     /// Errors: an invalid config.
     pub fn with_registry(config: Config, registry: Arc<Registry>) -> Result<Self, Error> {
         config.validate()?;
+        if effective_isolation(&config) == Isolation::Process {
+            crate::sandbox::worker_executable(config.toolplane.worker_path.as_deref())
+                .map_err(Error::NoWorker)?;
+        }
         let results = Arc::new(ResultStore::new(&config.results));
         let artifacts = Arc::new(ArtifactStore::new(&config.artifacts));
         let host = EngineHost::default();
@@ -150,7 +160,8 @@ impl Toolplane {
         Ok((info, self.artifacts().load(handle)?))
     }
 
-    /// Where this runtime's snippets run: `[toolplane] isolation`, in process when absent.
+    /// Where this runtime's snippets run: `[toolplane] isolation`; when absent, process isolation on
+    /// Linux and in process elsewhere.
     pub fn isolation(&self) -> Isolation {
         effective_isolation(&self.config)
     }
@@ -382,9 +393,17 @@ pub(crate) fn snippet_too_large(size: usize, limit: usize) -> String {
     )
 }
 
-/// `[toolplane] isolation`, or in process when absent (the CLI fills in `process`).
+/// `[toolplane] isolation`, or the safe engine when absent: process isolation where it runs (Linux),
+/// in process elsewhere.
 fn effective_isolation(config: &Config) -> Isolation {
-    config.toolplane.isolation.unwrap_or(Isolation::InProcess)
+    config
+        .toolplane
+        .isolation
+        .unwrap_or(if cfg!(target_os = "linux") {
+            Isolation::Process
+        } else {
+            Isolation::InProcess
+        })
 }
 
 /// [`execute_on`] on tokio's blocking pool, so an async caller's executor thread never blocks.

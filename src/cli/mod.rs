@@ -599,10 +599,11 @@ fn config_check(path: Option<&Path>) -> Result<ExitCode, UsageError> {
     println!("cli: {}", config.cli.mode);
     println!(
         "isolation: {}",
-        config.toolplane.isolation.map_or(
-            "(default: process for the CLI, in-process for the library)",
-            |i| i.as_str()
-        )
+        config
+            .toolplane
+            .isolation
+            .map_or("(default: process on Linux, in-process elsewhere)", |i| i
+                .as_str())
     );
     println!("ok");
     Ok(ExitCode::SUCCESS)
