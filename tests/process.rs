@@ -290,13 +290,37 @@ fn sessions_never_share_a_process() {
 }
 
 #[test]
+fn process_isolation_is_the_default_and_needs_its_worker() {
+    // The library's default engine is the jailed one (docs/sandbox.md).
+    let rt = Toolplane::new(Config::default()).unwrap();
+    assert_eq!(rt.isolation(), Isolation::Process);
+    assert_eq!(ok(rt.execute("return 1 + 1", None).unwrap()), json!(2));
+    let mut cfg = Config::default();
+    cfg.toolplane.worker_path = Some("/nonexistent/toolplane".into());
+    assert!(matches!(
+        Toolplane::new(cfg),
+        Err(toolplane::Error::NoWorker(_))
+    ));
+    // In process only when asked for.
+    let mut cfg = Config::default();
+    cfg.toolplane.isolation = Some(Isolation::InProcess);
+    cfg.toolplane.worker_path = Some("/nonexistent/toolplane".into());
+    assert_eq!(
+        Toolplane::new(cfg).unwrap().isolation(),
+        Isolation::InProcess
+    );
+}
+
+#[test]
 fn a_missing_worker_is_a_clear_error() {
+    // When the runtime is built, not at its first run.
     let mut cfg = config(2.0, 128);
     cfg.toolplane.worker_path = Some("/nonexistent/toolplane".into());
-    let rt = Toolplane::new(cfg).unwrap();
-    let (kind, message) = err(rt.execute("return 1", None).unwrap());
-    assert_eq!(kind, "SandboxError");
+    let Err(toolplane::Error::NoWorker(message)) = Toolplane::new(cfg) else {
+        panic!("a runtime was built without its worker");
+    };
     assert!(message.contains("/nonexistent/toolplane"), "{message}");
+    assert!(message.contains("worker_main_if_requested"), "{message}");
     let mut cfg = config(2.0, 128);
     cfg.toolplane.worker_path = Some("/bin/true".into());
     let rt = Toolplane::new(cfg).unwrap();

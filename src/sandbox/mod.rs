@@ -8,6 +8,8 @@ pub mod fuzzing;
 #[cfg(target_os = "linux")]
 mod hugepages;
 mod interpreter;
+#[cfg(target_os = "linux")]
+mod jail;
 mod limits;
 mod memory;
 #[cfg(target_os = "linux")]

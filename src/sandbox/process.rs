@@ -18,9 +18,12 @@ use std::time::{Duration, Instant};
 
 use nix::sys::signal::Signal;
 
+use super::jail::{self, EXIT_ABORTED, EXIT_FORBIDDEN_SYSCALL, EXIT_NO_JAIL};
 use super::limits::{memory_message, timeout_message};
 use super::protocol::{self, FromChild, FromZygote, PROTOCOL_VERSION, ToChild, ToZygote};
-use super::worker::{EXIT_OUT_OF_MEMORY, NO_HUGE_PAGES_ENV, RECURSION_ENV, WORKER_ENV};
+use super::worker::{
+    EXIT_OUT_OF_MEMORY, NO_HUGE_PAGES_ENV, RECURSION_ENV, TEST_HOOKS_ENV, WORKER_ENV,
+};
 use super::{Dispatcher, RunReport, RunRequest, SANDBOX_STACK_BYTES};
 use crate::execution::ExecutionResult;
 
@@ -44,11 +47,22 @@ fn hard_grace(timeout: Duration) -> Duration {
 /// Finds the worker executable: `configured`, then `TOOLPLANE_WORKER_EXE`, then this executable if it
 /// called `worker_main_if_requested`, then `toolplane` on `PATH`.
 pub(crate) fn worker_executable(configured: Option<&Path>) -> Result<PathBuf, String> {
-    if let Some(path) = configured {
-        return Ok(path.to_path_buf());
-    }
-    if let Some(path) = std::env::var_os("TOOLPLANE_WORKER_EXE") {
-        return Ok(PathBuf::from(path));
+    let named = configured
+        .map(|path| (path.to_path_buf(), "[toolplane] worker_path"))
+        .or_else(|| {
+            std::env::var_os("TOOLPLANE_WORKER_EXE")
+                .map(|path| (path.into(), "TOOLPLANE_WORKER_EXE"))
+        });
+    if let Some((path, source)) = named {
+        if path.is_file() {
+            return Ok(path);
+        }
+        return Err(format!(
+            "the worker executable {} ({source}) is not a file: point it at a toolplane binary, call \
+             toolplane::worker_main_if_requested() at the top of main and leave it unset, or use \
+             isolation = \"in-process\"",
+            path.display()
+        ));
     }
     if super::worker::current_exe_is_worker()
         && let Ok(exe) = std::env::current_exe()
@@ -123,6 +137,7 @@ impl Zygote {
             .env("TZ", "UTC")
             .env(RECURSION_ENV, recursion_limit.to_string())
             .envs(std::env::var_os(NO_HUGE_PAGES_ENV).map(|v| (NO_HUGE_PAGES_ENV, v)))
+            .envs(std::env::var_os(TEST_HOOKS_ENV).map(|v| (TEST_HOOKS_ENV, v)))
             .stdin(Stdio::from(OwnedFd::from(zygote_end)))
             .stdout(Stdio::null())
             .stderr(if std::env::var_os("TOOLPLANE_WORKER_DEBUG").is_some() {
@@ -451,6 +466,8 @@ enum Drive {
     Killed,
     /// The line broke without a reply: the child died.
     Died(io::Error),
+    /// The child made a system call its jail forbids (this number), and ended.
+    Forbidden(i64),
 }
 
 fn is_timeout(e: &io::Error) -> bool {
@@ -612,6 +629,10 @@ fn run_session(
         RESET_INSTEAD
     };
     if let Some(error) = result.error.as_mut() {
+        // The note is a sentence of its own.
+        if !error.message.ends_with(['.', '!', '?']) {
+            error.message.push('.');
+        }
         error.message.push_str(note);
     }
     result
@@ -658,6 +679,14 @@ fn host_result(
     let (error_type, message) = match outcome {
         Drive::Done(report) => return report.result,
         Drive::Killed => ("TimeoutError", timeout_message(limits.timeout)),
+        Drive::Forbidden(call) => (
+            "SandboxCrashedError",
+            format!(
+                "the sandbox process made a forbidden system call ({}) and was stopped by its jail; the \
+                 host is unaffected; {stand}",
+                jail::syscall_name(call)
+            ),
+        ),
         Drive::Died(e) => match zygote.exit_status(line.pid, EXIT_STATUS_WAIT) {
             Some(ExitStatus {
                 code: Some(EXIT_OUT_OF_MEMORY),
@@ -670,15 +699,34 @@ fn host_result(
                 ),
             ),
             Some(ExitStatus {
-                signal: Some(signal),
+                code: Some(EXIT_NO_JAIL),
+                ..
+            }) => (
+                "SandboxError",
+                "the sandbox process could not enter its jail (seccomp filter or capability drop \
+                 refused; `toolplane doctor` checks this machine), so it ran nothing"
+                    .into(),
+            ),
+            Some(ExitStatus {
+                code: Some(EXIT_FORBIDDEN_SYSCALL),
                 ..
             }) => (
                 "SandboxCrashedError",
                 format!(
-                    "the sandbox process was killed by signal {signal} ({}); the host is unaffected; {stand}",
-                    Signal::try_from(signal).map_or("unknown signal", Signal::as_str)
+                    "the sandbox process made a forbidden system call and was stopped by its jail; the \
+                     host is unaffected; {stand}"
                 ),
             ),
+            Some(ExitStatus { signal, code }) if signal.is_some() || code == Some(EXIT_ABORTED) => {
+                let signal = signal.unwrap_or(libc::SIGABRT);
+                (
+                    "SandboxCrashedError",
+                    format!(
+                        "the sandbox process was killed by signal {signal} ({}); the host is unaffected; {stand}",
+                        Signal::try_from(signal).map_or("unknown signal", Signal::as_str)
+                    ),
+                )
+            }
             Some(ExitStatus { code, .. }) => (
                 "SandboxCrashedError",
                 format!(
@@ -780,6 +828,10 @@ fn drive(
             Ok((FromChild::Done(report), _)) => return Drive::Done(report),
             Ok((FromChild::Standby { pid }, Some(fd))) => on_standby(pid, fd),
             Ok((FromChild::Standby { .. }, None)) => {}
+            Ok((FromChild::Forbidden { syscall }, _)) => {
+                kill(line.pid);
+                return Drive::Forbidden(syscall);
+            }
             Err(e) if is_timeout(&e) => {
                 kill(line.pid);
                 return Drive::Killed;

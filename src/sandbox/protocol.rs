@@ -87,6 +87,9 @@ pub(crate) enum FromChild {
     /// A session holder forked a standby (a copy of the session as it is now); its line comes with
     /// this frame.
     Standby { pid: i32 },
+    /// The child made a system call its jail forbids (`syscall`: the number) and ends now. Written by
+    /// a signal handler (`jail::forbidden_frame`), so its shape is fixed.
+    Forbidden { syscall: i64 },
 }
 
 /// Sends one frame, with `fd` attached when given.

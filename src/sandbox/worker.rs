@@ -13,7 +13,7 @@
 //! the state before the run, at the cost of one fork made between runs.
 
 use std::collections::HashMap;
-use std::io::{self, Write};
+use std::io::{self, Read, Write};
 use std::os::fd::{AsRawFd, FromRawFd, IntoRawFd, OwnedFd, RawFd};
 use std::os::unix::net::UnixStream;
 use std::rc::Rc;
@@ -22,6 +22,7 @@ use std::sync::atomic::{AtomicBool, AtomicI32, Ordering};
 
 use super::hugepages::HugePageTuner;
 use super::interpreter::{self, SandboxVm};
+use super::jail::{self, EXIT_NO_JAIL, Jail, Role};
 use super::protocol::{self, FromChild, FromZygote, PROTOCOL_VERSION, ToChild, ToZygote};
 use super::{HostChannel, RunLimits, RunSpec, memory, run_in, snippet};
 use crate::capabilities::HostError;
@@ -32,6 +33,9 @@ pub(crate) const WORKER_ENV: &str = "TOOLPLANE_WORKER";
 pub(crate) const RECURSION_ENV: &str = "TOOLPLANE_WORKER_RECURSION";
 /// Set (to anything) to keep the zygote off huge pages: for comparisons (`cargo perf`).
 pub(crate) const NO_HUGE_PAGES_ENV: &str = "TOOLPLANE_NO_HUGE_PAGES";
+/// Set (to anything) in the host's environment to give the zygote's interpreters the test hooks
+/// (`_toolplane_host._jail_probe`): for this crate's own tests only.
+pub(crate) const TEST_HOOKS_ENV: &str = "TOOLPLANE_TEST_HOOKS";
 /// Exit code of a child whose allocator failed (it then aborts; the SIGABRT handler exits with this).
 pub(crate) const EXIT_OUT_OF_MEMORY: i32 = 86;
 /// Address space a child may use beyond its memory limit: thread stacks, malloc arenas, the VM's own.
@@ -68,6 +72,12 @@ const PRE_IMPORTS: &[&str] = &[
 const WARM_UP: &str = "import json\nx = json.dumps({'a': [1 + 1, 'b']})\nreturn json.loads(x)";
 
 static WORKER_CAPABLE: AtomicBool = AtomicBool::new(false);
+static TEST_HOOKS: AtomicBool = AtomicBool::new(false);
+
+/// Whether this process is a zygote (or its child) started with [`TEST_HOOKS_ENV`].
+pub(crate) fn test_hooks_enabled() -> bool {
+    TEST_HOOKS.load(Ordering::Relaxed)
+}
 static SIGCHLD_PIPE: AtomicI32 = AtomicI32::new(-1);
 
 /// Whether this process called [`worker_main_if_requested`], so its own executable can be a worker.
@@ -127,6 +137,17 @@ fn zygote_main() -> io::Result<()> {
         .ok()
         .and_then(|v| v.parse().ok())
         .unwrap_or(1000);
+    TEST_HOOKS.store(
+        std::env::var_os(TEST_HOOKS_ENV).is_some(),
+        Ordering::Relaxed,
+    );
+    // Compiled before the first fork; each child installs it before it runs anything of a snippet's.
+    let jail = Jail::new().map_err(|e| io::Error::other(format!("no sandbox jail: {e}")))?;
+    jail.confine_zygote()
+        .map_err(|e| io::Error::other(format!("no sandbox jail: {e}")))?;
+    // The parser's stacker learns where this thread's stack ends (from /proc/self/maps) here, once:
+    // children inherit the answer, and their jail allows no open().
+    let _ = stacker::remaining_stack();
     let sandbox = interpreter::build(recursion).map_err(io::Error::other)?;
     // Imports and the warm-up happen in idle time, once a second child is wanted or the first has
     // ended: the first fork request (a CLI's only run) is served at once by a child of the plain,
@@ -187,6 +208,7 @@ fn zygote_main() -> io::Result<()> {
                     let prewarm = warm_steps == 0 && !waiting;
                     fork_child(
                         &sandbox,
+                        &jail,
                         &control,
                         line,
                         session,
@@ -283,8 +305,10 @@ fn reap(control: &UnixStream) -> io::Result<bool> {
     }
 }
 
+#[allow(clippy::too_many_arguments)]
 fn fork_child(
     sandbox: &SandboxVm,
+    jail: &Jail,
     control: &UnixStream,
     line: OwnedFd,
     session: bool,
@@ -309,17 +333,34 @@ fn fork_child(
                 sig_write.as_raw_fd(),
             ];
             let outcome = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
-                child_main(sandbox, line, session, prewarm, &keep_closed)
+                child_main(sandbox, jail, line, session, prewarm, &keep_closed)
             }));
+            let code = match outcome {
+                Ok(()) => 0,
+                Err(payload) if is_out_of_memory_panic(&*payload) => EXIT_OUT_OF_MEMORY,
+                Err(_) => 101,
+            };
             yield_to_runs();
             // SAFETY: a child ends here, without unwinding into the zygote's frames.
-            unsafe { libc::_exit(if outcome.is_ok() { 0 } else { 101 }) }
+            unsafe { libc::_exit(code) }
         }
         pid => {
             drop(line);
             protocol::send(control, &FromZygote::Forked { pid }, None)
         }
     }
+}
+
+/// Whether a panic was a refused allocation that Rust code reports by panicking rather than through
+/// the allocator: the parser's stacker panics when it cannot map a new stack segment under
+/// `RLIMIT_AS` (deep nesting in a large source). The run then ended for lack of memory.
+fn is_out_of_memory_panic(payload: &(dyn std::any::Any + Send)) -> bool {
+    let text = payload
+        .downcast_ref::<String>()
+        .map(String::as_str)
+        .or_else(|| payload.downcast_ref::<&str>().copied())
+        .unwrap_or_default();
+    text.contains("allocating stack failed") || text.contains("Cannot allocate memory")
 }
 
 /// Asks the kernel to kill this child when its parent, the zygote, ends: a host that stops its
@@ -381,10 +422,11 @@ extern "C" fn on_sigint(_: libc::c_int) {
     super::limits::request_interrupt();
 }
 
-/// The first thing a child does: forget the zygote's descriptors and signal handlers, reseed, and
-/// tighten its limits. Then serve.
+/// The first thing a child does: forget the zygote's descriptors and signal handlers, reseed,
+/// tighten its limits and enter its jail. Then serve.
 fn child_main(
     sandbox: &SandboxVm,
+    jail: &Jail,
     line: OwnedFd,
     session: bool,
     prewarm: bool,
@@ -417,6 +459,12 @@ fn child_main(
     set_limit(libc::RLIMIT_FSIZE, 0, 0);
     set_limit(libc::RLIMIT_NOFILE, 16, 16);
     let base = address_space_bytes();
+    let role = if session { Role::Session } else { Role::Fresh };
+    if jail.enter(role, stream.as_raw_fd()).is_err() {
+        // Nothing of a snippet's runs outside the jail: the host reports the exit code.
+        // SAFETY: a child ends here, without unwinding into the zygote's frames.
+        unsafe { libc::_exit(EXIT_NO_JAIL) };
+    }
     if session {
         serve_session(sandbox, stream, base);
     } else {
@@ -569,16 +617,27 @@ fn serve_fresh(sandbox: &SandboxVm, stream: UnixStream, base: u64) {
 
 /// What a standby fork returns in each process.
 enum Fork {
-    /// In the holder: the standby's pid.
-    Holder(Option<i32>),
+    /// In the holder: the standby.
+    Holder(Option<Standby>),
     /// In the standby: it was promoted and serves this line now.
     Promoted(UnixStream),
 }
 
+/// A standby the holder forked: its pid, and the holder's end of a socket whose closing tells the
+/// standby to end (the jail allows no `kill`).
+struct Standby {
+    pid: i32,
+    quit: UnixStream,
+}
+
 /// Forks a standby of the session as it is now and hands its line to the host. Returns in the holder;
-/// in the standby, returns only once the host promotes it (and exits if the host closes its line).
+/// in the standby, returns only once the host promotes it (and exits if the host closes its line or
+/// the holder its quit socket).
 fn fork_standby(holder_line: &UnixStream) -> Fork {
     let Ok((ours, theirs)) = UnixStream::pair() else {
+        return Fork::Holder(None);
+    };
+    let Ok((quit, quit_standby)) = UnixStream::pair() else {
         return Fork::Holder(None);
     };
     // SAFETY: between runs the holder's only other thread is its watchdog, idle in a condvar wait and
@@ -587,13 +646,19 @@ fn fork_standby(holder_line: &UnixStream) -> Fork {
     match unsafe { libc::fork() } {
         -1 => Fork::Holder(None),
         0 => {
-            // SAFETY: the standby keeps only its own line.
+            // SAFETY: the standby keeps only its own line and its end of the quit socket.
             unsafe {
                 libc::close(holder_line.as_raw_fd());
                 libc::close(theirs.into_raw_fd());
+                libc::close(quit.into_raw_fd());
             }
-            match protocol::recv::<ToChild>(&ours) {
-                Ok((ToChild::Promote, _)) => Fork::Promoted(ours),
+            let promoted = wait_for_promotion(&ours, &quit_standby);
+            drop(quit_standby);
+            match promoted {
+                Ok((ToChild::Promote, _)) => {
+                    jail::report_on(ours.as_raw_fd());
+                    Fork::Promoted(ours)
+                }
                 _ => {
                     yield_to_runs();
                     // SAFETY: a standby that is not needed ends without unwinding.
@@ -603,29 +668,60 @@ fn fork_standby(holder_line: &UnixStream) -> Fork {
         }
         pid => {
             drop(ours);
+            drop(quit_standby);
+            let standby = Standby { pid, quit };
             let sent = protocol::send(
                 holder_line,
                 &FromChild::Standby { pid },
                 Some(theirs.as_raw_fd()),
             );
             if sent.is_err() {
-                end_standby(Some(pid));
+                end_standby(Some(standby));
                 return Fork::Holder(None);
             }
-            Fork::Holder(Some(pid))
+            Fork::Holder(Some(standby))
         }
     }
 }
 
-/// Kills a standby that is no longer needed and reaps it. Waiting here measured faster than reaping
-/// later (the next run then started 0.8 ms slower on this 2-vCPU machine).
-fn end_standby(pid: Option<i32>) {
-    if let Some(pid) = pid {
-        // SAFETY: the standby is our own child; kill and reap it.
-        unsafe {
-            libc::kill(pid, libc::SIGKILL);
-            libc::waitpid(pid, std::ptr::null_mut(), 0);
+/// In a standby: waits for the host's word on `line`, or for the holder's quit byte on `quit`. A quit
+/// socket closed without a byte means the holder died (the host kills it to promote this standby):
+/// then only the line counts.
+fn wait_for_promotion(
+    line: &UnixStream,
+    quit: &UnixStream,
+) -> io::Result<(ToChild, Option<OwnedFd>)> {
+    let mut fds = [line.as_raw_fd(), quit.as_raw_fd()].map(|fd| libc::pollfd {
+        fd,
+        events: libc::POLLIN,
+        revents: 0,
+    });
+    loop {
+        // SAFETY: fds is a valid array of two pollfd.
+        let ready = unsafe { libc::poll(fds.as_mut_ptr(), 2, -1) };
+        if ready < 0 {
+            continue; // EINTR
         }
+        if fds[0].revents != 0 {
+            return protocol::recv::<ToChild>(line);
+        }
+        if fds[1].revents != 0 {
+            let mut byte = [0u8; 1];
+            match (&*quit).read(&mut byte) {
+                Ok(1) => return Err(io::ErrorKind::UnexpectedEof.into()),
+                _ => fds[1].fd = -1,
+            }
+        }
+    }
+}
+
+/// Ends a standby that is no longer needed (its quit byte) and reaps it. Waiting here measured faster
+/// than reaping later (the next run then started 0.8 ms slower on this 2-vCPU machine).
+fn end_standby(standby: Option<Standby>) {
+    if let Some(Standby { pid, quit }) = standby {
+        let _ = (&quit).write_all(b"q");
+        // SAFETY: the standby is our own child; reap it.
+        unsafe { libc::waitpid(pid, std::ptr::null_mut(), 0) };
     }
 }
 

@@ -1,0 +1,186 @@
+//! The process engine's jail: every child runs without capabilities, with `no_new_privs` and a
+//! seccomp allowlist, so a system call outside the list stops it with a `SandboxCrashedError` naming
+//! the call, and the host (and a session's state before the run) carry on. The in-process engine has
+//! no jail (docs/sandbox.md says so): its test hook is inert.
+//!
+//! The forbidden calls are issued by a test hook (`_toolplane_host._jail_probe`) that exists only in
+//! a zygote started with `TOOLPLANE_TEST_HOOKS` in the host's environment.
+#![cfg(target_os = "linux")]
+
+#[path = "support/procfs.rs"]
+mod procfs;
+
+use std::path::Path;
+use std::process::{Command, Output};
+use std::time::{Duration, Instant};
+
+use serde_json::Value;
+
+const PROBES: [&str; 3] = ["socket", "openat", "kill"];
+
+fn probe(call: &str) -> String {
+    format!(
+        "import sys\nsys.modules['_toolplane_host']._jail_probe({call:?})\nreturn 'not stopped'\n"
+    )
+}
+
+/// Runs `files` (name, source) through `toolplane run --json`, with the test hooks on or off.
+fn run(files: &[(&str, &str)], isolation: &str, session: bool, hooks: bool) -> Vec<Value> {
+    let dir = tempfile::tempdir().unwrap();
+    let mut command = Command::new(env!("CARGO_BIN_EXE_toolplane"));
+    command.args(["run", "--json", "--isolation", isolation, "--timeout", "20"]);
+    if session {
+        command.arg("--session");
+    }
+    for (name, source) in files {
+        let path = dir.path().join(name);
+        std::fs::write(&path, source).unwrap();
+        command.arg(&path);
+    }
+    command
+        .current_dir(dir.path())
+        .env_remove("TOOLPLANE_ISOLATION");
+    if hooks {
+        command.env("TOOLPLANE_TEST_HOOKS", "1");
+    } else {
+        command.env_remove("TOOLPLANE_TEST_HOOKS");
+    }
+    let out: Output = command.output().unwrap();
+    String::from_utf8(out.stdout)
+        .unwrap()
+        .lines()
+        .map(|line| serde_json::from_str(line).unwrap())
+        .collect()
+}
+
+fn error_of(result: &Value) -> (String, String) {
+    let error = &result["error"];
+    assert!(!error.is_null(), "expected an error, got {result}");
+    (
+        error["type"].as_str().unwrap().to_string(),
+        error["message"].as_str().unwrap().to_string(),
+    )
+}
+
+#[test]
+fn a_forbidden_call_stops_a_fresh_child_and_is_named() {
+    for call in PROBES {
+        let source = probe(call);
+        let results = run(
+            &[("probe.py", &source), ("after.py", "return 1 + 1")],
+            "process",
+            false,
+            true,
+        );
+        let (kind, message) = error_of(&results[0]);
+        assert_eq!(kind, "SandboxCrashedError", "{call}: {message}");
+        assert!(
+            message.contains(&format!("forbidden system call ({call})")),
+            "{call}: {message}"
+        );
+        assert_eq!(results[1]["value"], 2, "{call}: the next run works");
+    }
+}
+
+#[test]
+fn a_forbidden_call_in_a_session_rolls_back_to_the_state_before_the_run() {
+    for call in PROBES {
+        let source = format!("x = 'changed'\n{}", probe(call));
+        let results = run(
+            &[
+                ("a.py", "x = 41\nreturn x"),
+                ("probe.py", &source),
+                ("b.py", "return [x, 1]"),
+            ],
+            "process",
+            true,
+            true,
+        );
+        assert_eq!(results[0]["value"], 41);
+        let (kind, message) = error_of(&results[1]);
+        assert_eq!(kind, "SandboxCrashedError", "{call}: {message}");
+        assert!(
+            message.contains(&format!("forbidden system call ({call})")),
+            "{call}: {message}"
+        );
+        assert!(message.contains("rolled back"), "{call}: {message}");
+        assert_eq!(results[2]["value"], serde_json::json!([41, 1]), "{call}");
+    }
+}
+
+#[test]
+fn the_probe_is_inert_without_the_hooks_and_in_process() {
+    for (isolation, hooks) in [
+        ("process", false),
+        ("in-process", true),
+        ("in-process", false),
+    ] {
+        let results = run(&[("probe.py", &probe("socket"))], isolation, false, hooks);
+        let (kind, message) = error_of(&results[0]);
+        assert_eq!(
+            (kind.as_str(), message.as_str()),
+            ("RuntimeError", "test hooks are off"),
+            "{isolation}, hooks {hooks}"
+        );
+    }
+}
+
+/// A field of `/proc/PID/status`.
+fn status_field(pid: u32, key: &str) -> Option<String> {
+    std::fs::read_to_string(format!("/proc/{pid}/status"))
+        .ok()?
+        .lines()
+        .find_map(|line| Some(line.strip_prefix(key)?.trim().to_string()))
+}
+
+/// While a snippet sleeps in a child, the child's status shows the jail.
+#[test]
+fn children_run_jailed_without_capabilities() {
+    for session in [false, true] {
+        let dir = tempfile::tempdir().unwrap();
+        let file = dir.path().join("sleep.py");
+        std::fs::write(&file, "import time\ntime.sleep(5)\n").unwrap();
+        let mut command = Command::new(env!("CARGO_BIN_EXE_toolplane"));
+        command.args(["run", "--isolation", "process"]);
+        if session {
+            command.arg("--session");
+        }
+        let mut cli = command.arg(Path::new(&file)).spawn().unwrap();
+        let started = Instant::now();
+        let jailed = loop {
+            let found: Vec<u32> = procfs::descendants()
+                .into_iter()
+                .filter(|pid| status_field(*pid, "Seccomp:").as_deref() == Some("2"))
+                .collect();
+            if !found.is_empty() || started.elapsed() > Duration::from_secs(4) {
+                break found;
+            }
+            std::thread::sleep(Duration::from_millis(20));
+        };
+        assert!(
+            !jailed.is_empty(),
+            "session {session}: no jailed child seen"
+        );
+        for pid in jailed {
+            assert_eq!(status_field(pid, "NoNewPrivs:").as_deref(), Some("1"));
+            // The bounding set can only be emptied by a process that holds CAP_SETPCAP (root).
+            // SAFETY: geteuid has no preconditions.
+            let root = unsafe { libc::geteuid() } == 0;
+            let sets: &[&str] = if root {
+                &["CapInh:", "CapPrm:", "CapEff:", "CapBnd:", "CapAmb:"]
+            } else {
+                &["CapInh:", "CapPrm:", "CapEff:", "CapAmb:"]
+            };
+            for set in sets {
+                assert_eq!(
+                    status_field(pid, set).as_deref(),
+                    Some("0000000000000000"),
+                    "session {session}: {set} of {pid}"
+                );
+            }
+        }
+        // SAFETY: kill(2) of our own child; SIGTERM lets it remove its artifact directory.
+        unsafe { libc::kill(cli.id() as i32, libc::SIGTERM) };
+        let _ = cli.wait();
+    }
+}
