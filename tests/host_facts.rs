@@ -130,7 +130,7 @@ fn worker_standard_descriptors_are_dev_null() {
     // The sandbox has no os.readlink; what the descriptors are is checked from outside, on the worker
     // children of a run that waits.
     std::fs::write(&file, "import time\ntime.sleep(3)\nreturn 1").unwrap();
-    let mut child = Command::new(env!("CARGO_BIN_EXE_toolplane"))
+    let child = Command::new(env!("CARGO_BIN_EXE_toolplane"))
         .args(["run", "--isolation", "process"])
         .arg(&file)
         .stdin(Stdio::null())
@@ -179,4 +179,51 @@ fn descendants(root: u32) -> Vec<u32> {
         }
     }
     found
+}
+
+/// An exception nobody can catch (a `__del__` that raises) is reported on the run's own stderr, even
+/// with `sys.stderr` gone: RustPython's own hook then wrote it, escape sequences and all, to the host
+/// process's stderr (20 MB reached an operator's terminal).
+fn unraisable_errors_stay_in_the_run(isolation: &str) {
+    // In Python's spelling: an escape sequence that retitles a terminal.
+    const MARK: &str = r"'\x1b]0;unraisable-mark\x07'";
+    let dir = tempfile::tempdir().unwrap();
+    let file = dir.path().join("del.py");
+    let source = format!(
+        "import sys\nclass Loud:\n    def __del__(self):\n        raise ValueError({MARK} * 1000)\n\
+         sys.stderr = None\nfor _ in range(3):\n    Loud()\nreturn 1\n"
+    );
+    std::fs::write(&file, source).unwrap();
+    let output = Command::new(env!("CARGO_BIN_EXE_toolplane"))
+        .args(["run", "--json", "--isolation", isolation])
+        .arg(&file)
+        .stdin(Stdio::null())
+        .output()
+        .unwrap();
+    let host_stderr = String::from_utf8_lossy(&output.stderr);
+    assert!(
+        !host_stderr.contains("unraisable-mark"),
+        "{isolation}: the host's stderr got {} bytes of it",
+        host_stderr.len()
+    );
+    let line: Value = serde_json::from_slice(&output.stdout).unwrap();
+    assert_eq!(line["value"], 1, "{isolation}: {line}");
+    let run_stderr = line["stderr"].as_str().unwrap();
+    assert!(
+        run_stderr.contains("Exception ignored")
+            && run_stderr.contains("Loud")
+            && run_stderr.contains("ValueError: \u{1b}]0;unraisable-mark"),
+        "{isolation}: {}",
+        &run_stderr[..run_stderr.len().min(300)]
+    );
+}
+
+#[test]
+fn unraisable_errors_stay_in_the_run_in_process() {
+    unraisable_errors_stay_in_the_run("in-process");
+}
+
+#[test]
+fn unraisable_errors_stay_in_the_run_process_isolation() {
+    unraisable_errors_stay_in_the_run("process");
 }

@@ -766,6 +766,74 @@ fn a_del_that_never_returns_does_not_stall_later_runs() {
     assert_eq!(next, json!(2));
 }
 
+/// A snippet that replaces the prelude's sink stream (which an ending interpreter used to build, with no
+/// limit armed) or leaves a stream whose `__del__` never returns: the interpreter still ends within its
+/// ending limit and the next run comes back. Both engines; a session run that resets itself too.
+#[test]
+fn replaced_streams_do_not_stall_an_ending_interpreter() {
+    let replaced = "import sys\nclass Loop:\n    def __init__(self):\n        while True:\n            try:\n                pass\n            except BaseException:\n                pass\nsys.modules['_toolplane'].DiscardStream = Loop\nreturn 1";
+    let stuck_stream = "import sys\nclass Stream:\n    def write(self, s):\n        return len(s)\n    def __del__(self):\n        while True:\n            try:\n                pass\n            except BaseException:\n                pass\nsys.stdout = Stream()\nreturn 1";
+    let mut modes = vec![toolplane::Isolation::InProcess];
+    if cfg!(target_os = "linux") {
+        modes.push(toolplane::Isolation::Process);
+    }
+    for isolation in modes {
+        let mut config = Config::default();
+        config.toolplane.isolation = Some(isolation);
+        config.toolplane.worker_path = Some(env!("CARGO_BIN_EXE_toolplane").into());
+        let rt = Arc::new(Toolplane::new(config).unwrap());
+        for (name, code) in [("replaced sink", replaced), ("stuck stream", stuck_stream)] {
+            let (tx, rx) = std::sync::mpsc::channel();
+            let runtime = rt.clone();
+            let code = code.to_string();
+            std::thread::spawn(move || {
+                let first = run(&runtime, &code).value_json();
+                let session = runtime.session();
+                let reset = session
+                    .execute(&format!("await reset_session()\n{code}"), None)
+                    .unwrap()
+                    .value_json();
+                let _ = tx.send((first, reset, run(&runtime, "return 2").value_json()));
+            });
+            let (first, reset, next) = rx
+                .recv_timeout(std::time::Duration::from_secs(60))
+                .unwrap_or_else(|_| panic!("{isolation:?}, {name}: a run never came back"));
+            assert_eq!(
+                (first, reset, next),
+                (json!(1), json!(1), json!(2)),
+                "{isolation:?}, {name}"
+            );
+        }
+    }
+}
+
+/// A relative import is checked by the module it resolves to: a crafted `__package__` once made
+/// `__import__('', {'__package__': 'subprocess'}, None, ['x'], 1)` an import of `subprocess` that the
+/// allowlist never saw. Both engines.
+#[test]
+fn relative_imports_are_checked_by_the_name_they_resolve_to() {
+    let code = "out = []\nfor args in [('', {'__package__': 'subprocess'}, None, ['x'], 1), \
+                ('x', {'__package__': 'tempfile.y'}, None, [], 2), \
+                ('', {'__name__': 'shutil.z'}, None, ['q'], 1)]:\n    try:\n        __import__(*args)\n        \
+                out.append('imported')\n    except ModuleNotFoundError as e:\n        out.append(e.name)\n\
+                from json import decoder\nreturn out";
+    let mut modes = vec![toolplane::Isolation::InProcess];
+    if cfg!(target_os = "linux") {
+        modes.push(toolplane::Isolation::Process);
+    }
+    for isolation in modes {
+        let mut config = Config::default();
+        config.toolplane.isolation = Some(isolation);
+        config.toolplane.worker_path = Some(env!("CARGO_BIN_EXE_toolplane").into());
+        let rt = Toolplane::new(config).unwrap();
+        assert_eq!(
+            value(&run(&rt, code)),
+            json!(["subprocess", "tempfile", "shutil"]),
+            "{isolation:?}"
+        );
+    }
+}
+
 /// The value of every number a snippet returns, as Python's `json.dumps` writes it.
 pub const EXACT_NUMBERS_CODE: &str = "return {'big': 2**70, 'neg': -2**100, 'huge': 10**400, 'max': 1e308, \
                                       'negzero': -0.0, 'nested': [2**70, {'k': [-0.0, -2**100]}]}";

@@ -249,12 +249,29 @@ fn artifact_caps() {
 }
 
 #[test]
-fn artifact_labels_do_not_count() {
+fn artifact_labels_count_toward_the_caps() {
+    // Labels are host memory: a 100 MB label once stood uncounted beside a 4-byte artifact (the
+    // Python original does not count them; we do, as for results).
     let (store, _) = artifacts(ArtifactsConfig {
-        max_entry_bytes: 4,
+        max_entry_bytes: 8,
+        max_total_bytes: 12,
         ..Default::default()
     });
-    assert!(store.save(b"abcd", None, Some(&"l".repeat(1000))).is_ok());
+    let err = store
+        .save(b"abcd", None, Some(&"l".repeat(1000)))
+        .unwrap_err();
+    assert_eq!(
+        err.message,
+        "artifact is 1004 bytes with its 1000-byte label, over the per-artifact limit of 8 bytes; save a smaller file"
+    );
+    store.save(b"abcd", None, Some("four")).unwrap();
+    let err = store.save(b"abcd", None, Some("ab")).unwrap_err();
+    assert!(
+        err.message.contains("total limit of 12 bytes"),
+        "{}",
+        err.message
+    );
+    store.save(b"ab", None, Some("cd")).unwrap();
 }
 
 #[test]

@@ -323,6 +323,62 @@ pub(crate) mod _toolplane_host {
         Ok(())
     }
 
+    /// Test hook: issues a system call the process engine's jail forbids (`socket`, `openat`, `kill`),
+    /// so tests can see the jail stop the child. Raises unless the zygote was started with
+    /// `TOOLPLANE_TEST_HOOKS` in the host's environment (never the case in process or elsewhere).
+    #[pyfunction]
+    fn _jail_probe(name: rustpython_vm::builtins::PyStrRef, vm: &VirtualMachine) -> PyResult<i64> {
+        #[cfg(target_os = "linux")]
+        if super::super::worker::test_hooks_enabled() {
+            return super::super::jail::issue_forbidden_call(name.as_ref())
+                .map_err(|e| vm.new_value_error(e));
+        }
+        let _ = name;
+        Err(vm.new_runtime_error("test hooks are off"))
+    }
+
+    /// `sys.unraisablehook` (and `sys.__unraisablehook__`): an exception nobody can catch (a raising
+    /// `__del__`) is reported on the run's captured stderr, within its output budget. RustPython's own
+    /// hook writes to `sys.stderr` and, when that is unusable (`sys.stderr = None`), to the host
+    /// process's stderr.
+    #[pyfunction]
+    fn unraisable_hook(args: PyObjectRef, vm: &VirtualMachine) -> PyResult<()> {
+        let text_of = |name: &'static str| -> Option<String> {
+            let value = args.get_attr(name, vm).ok()?;
+            if vm.is_none(&value) {
+                return None;
+            }
+            Some(
+                value
+                    .str(vm)
+                    .map_or_else(|_| "<str() failed>".into(), |s| s.to_string()),
+            )
+        };
+        let mut text = match (text_of("err_msg"), args.get_attr("object", vm)) {
+            (Some(message), _) => format!("{message}: "),
+            (None, Ok(object)) if !vm.is_none(&object) => format!(
+                "Exception ignored in: {}\n",
+                object
+                    .repr(vm)
+                    .map_or_else(|_| "<object repr failed>".into(), |r| r.to_string())
+            ),
+            _ => String::new(),
+        };
+        let kind = args
+            .get_attr("exc_type", vm)
+            .ok()
+            .and_then(|t| t.get_attr("__name__", vm).ok())
+            .and_then(|n| n.str(vm).ok())
+            .map_or_else(|| "Exception".to_string(), |n| n.to_string());
+        match text_of("exc_value").filter(|m| !m.is_empty()) {
+            Some(message) => text.push_str(&format!("{kind}: {message}\n")),
+            None => text.push_str(&format!("{kind}\n")),
+        }
+        // Over the budget the run is flagged as over its output limit; nothing is raised here.
+        let _ = write_stream(vm.ctx.new_str(text), true, vm);
+        Ok(())
+    }
+
     /// `reset_session()`: the session's variables are cleared after this run.
     #[pyfunction]
     fn request_reset(vm: &VirtualMachine) -> PyResult<()> {

@@ -106,6 +106,9 @@ pub(crate) struct SandboxVm {
     pub signal_tx: UserSignalSender,
     pub prelude: PyRef<PyModule>,
     pub builtins: PyDictRef,
+    /// The stream an ending interpreter prints to, made before any snippet ran: a snippet may replace
+    /// the prelude's `DiscardStream`, and its replacement must not run when the interpreter ends.
+    sink: PyObjectRef,
 }
 
 /// How long Python code may run while an interpreter ends (a snippet object's `__del__`, freed by the
@@ -119,19 +122,13 @@ impl SandboxVm {
     /// code that runs meanwhile is held to [`ENDING_LIMIT`]: a `__del__` that never returns must not
     /// stall the thread's next run.
     pub(crate) fn finalize(self) {
+        // Armed first: setting a stream drops the old one, whose `__del__` may be a snippet's.
+        let _limit = self.time_limit(ENDING_LIMIT);
         self.interp.enter(|vm| {
             vm.state.atexit_funcs.lock().clear();
-            if let Ok(sink) = self
-                .prelude
-                .as_object()
-                .get_attr("DiscardStream", vm)
-                .and_then(|class| class.call((), vm))
-            {
-                let _ = vm.sys_module.set_attr("stdout", sink.clone(), vm);
-                let _ = vm.sys_module.set_attr("stderr", sink, vm);
-            }
+            let _ = vm.sys_module.set_attr("stdout", self.sink.clone(), vm);
+            let _ = vm.sys_module.set_attr("stderr", self.sink.clone(), vm);
         });
-        let _limit = self.time_limit(ENDING_LIMIT);
         self.interp.finalize(None);
     }
 
@@ -190,11 +187,19 @@ pub(crate) fn build(recursion_limit: usize) -> Result<SandboxVm, String> {
         .build();
     let prepared = interp.enter(|vm| prepare(vm, recursion_limit).map_err(|e| describe(vm, &e)));
     let (prelude, builtins) = prepared?;
+    let sink = interp.enter(|vm| {
+        prelude
+            .as_object()
+            .get_attr("DiscardStream", vm)
+            .and_then(|class| class.call((), vm))
+            .map_err(|e| describe(vm, &e))
+    })?;
     Ok(SandboxVm {
         interp,
         signal_tx,
         prelude,
         builtins,
+        sink,
     })
 }
 
@@ -226,6 +231,13 @@ fn prepare(vm: &VirtualMachine, recursion_limit: usize) -> PyResult<(PyRef<PyMod
         host.get_attr("setrecursionlimit", vm)?,
         vm,
     )?;
+
+    // Uncatchable errors go to the run's own stderr, never the host's.
+    let unraisable = host.get_attr("unraisable_hook", vm)?;
+    vm.sys_module
+        .set_attr("unraisablehook", unraisable.clone(), vm)?;
+    vm.sys_module
+        .set_attr("__unraisablehook__", unraisable, vm)?;
 
     lock_code_type(vm, &host)?;
     scrub_host_facts(vm, &time)?;
@@ -283,9 +295,7 @@ fn scrub_host_facts(vm: &VirtualMachine, time: &PyObjectRef) -> PyResult<()> {
     sys.set_attr("argv", empty(), vm)?;
     sys.set_attr("executable", vm.ctx.new_str(""), vm)?;
     sys.set_attr("_base_executable", vm.ctx.new_str(""), vm)?;
-    for name in ["_baserepl"] {
-        let _ = sys.del_attr(name, vm);
-    }
+    let _ = sys.del_attr("_baserepl", vm);
     for name in ["clock_settime", "clock_settime_ns", "tzset"] {
         let _ = time.del_attr(name, vm);
     }
@@ -448,8 +458,49 @@ fn give_ast_tuple_a_native_dims(vm: &VirtualMachine) -> PyResult<()> {
     Ok(())
 }
 
-/// `__import__` for snippets: top-level names outside the allowlist get a friendly error; the rest go
-/// to the real importer.
+/// The absolute name a relative import (`level` > 0) of `name` stands for, from the `globals` it is
+/// given (`__package__`, else `__name__`), as the importer resolves it; `None` when it has no package
+/// (the importer then refuses it).
+fn resolve_relative(
+    args: &rustpython_vm::function::FuncArgs,
+    name: &str,
+    level: i64,
+    vm: &VirtualMachine,
+) -> Option<String> {
+    let globals = args.args.get(1).or_else(|| args.kwargs.get("globals"))?;
+    let text = |key: &str| -> Option<String> {
+        let value = globals.get_item(key, vm).ok()?;
+        value
+            .downcast_ref::<rustpython_vm::builtins::PyStr>()
+            .map(|s| s.to_string())
+    };
+    let package = text("__package__").filter(|p| !p.is_empty()).or_else(|| {
+        let module = text("__name__")?;
+        let is_package = globals.get_item("__path__", vm).is_ok();
+        Some(if is_package {
+            module
+        } else {
+            module
+                .rsplit_once('.')
+                .map_or(String::new(), |(parent, _)| parent.to_string())
+        })
+    })?;
+    let mut base = package.as_str();
+    for _ in 1..level {
+        base = base.rsplit_once('.').map_or("", |(parent, _)| parent);
+    }
+    if base.is_empty() {
+        return None;
+    }
+    Some(if name.is_empty() {
+        base.to_string()
+    } else {
+        format!("{base}.{name}")
+    })
+}
+
+/// `__import__` for snippets: top-level names outside the allowlist get a friendly error (relative
+/// imports checked by the name they resolve to); the rest go to the real importer.
 pub(crate) fn guarded_import(
     args: rustpython_vm::function::FuncArgs,
     vm: &VirtualMachine,
@@ -464,9 +515,14 @@ pub(crate) fn guarded_import(
         .or_else(|| args.kwargs.get("level"))
         .and_then(|l| l.try_to_value::<i64>(vm).ok())
         .unwrap_or(0);
-    if let Some(name) = &name
-        && level == 0
-    {
+    // A relative import is checked by the module it names: `__import__('', {'__package__':
+    // 'subprocess'}, None, ['x'], 1)` is an import of `subprocess`.
+    let resolved = match (&name, level) {
+        (Some(name), 0) => Some(name.clone()),
+        (Some(name), level) => resolve_relative(&args, name, level, vm),
+        (None, _) => None,
+    };
+    if let Some(name) = &resolved {
         let top = name.split('.').next().unwrap_or_default();
         if !ALLOWED_IMPORTS.contains(&top) {
             let exc = vm.new_exception_msg(

@@ -231,7 +231,7 @@ pub(crate) fn run_snippet(
     } else {
         SNIPPET_FILENAME.to_string()
     };
-    sandbox.interp.enter(|vm| {
+    let mut result = sandbox.interp.enter(|vm| {
         if let Ok(prelude) = sandbox.prelude.as_object().get_attr("StdoutStream", vm)
             && let Ok(out) = prelude.call((), vm)
         {
@@ -249,31 +249,10 @@ pub(crate) fn run_snippet(
         };
         let (stdout, stderr, output_exceeded) = super::externals::close_output();
 
-        if flags.timed_out() {
-            return output(
-                crate::execution::null_value(),
-                stdout,
-                stderr,
-                Some(ExecutionError {
-                    error_type: "TimeoutError".into(),
-                    message: if session {
-                        format!(
-                            "{}. The session stays usable, but its variables may be partially updated: statements \
-                             before the limit ran (rollback arrives with process isolation); saved results and \
-                             artifacts stand.",
-                            flags.timeout_message()
-                        )
-                    } else {
-                        flags.timeout_message()
-                    },
-                    traceback: String::new(),
-                }),
-            );
+        if let Some(limit) = limit_error(flags, session) {
+            return output(crate::execution::null_value(), stdout, stderr, Some(limit));
         }
-        if flags.memory_exceeded() {
-            return plain_error("MemoryError", flags.memory_message(), stdout, stderr);
-        }
-        match outcome {
+        let result = match outcome {
             Err(exc) => failed(vm, &exc, code, &filename, stdout, stderr),
             Ok(_) if output_exceeded => {
                 plain_error("MemoryError", super::externals::output_limit_message(max_output_bytes), stdout, stderr)
@@ -308,7 +287,86 @@ pub(crate) fn run_snippet(
                     ),
                 }
             }
+        };
+        // Describing the error or converting the value runs Python code (`__str__`, `__repr__`,
+        // `isoformat`), which a limit may stop: then the limit is what the run reports.
+        match limit_error(flags, session) {
+            Some(limit) => ExecutionResult { error: Some(limit), value: crate::execution::null_value(), ..result },
+            None => result,
         }
+    });
+    if let Some(error) = result.error.as_mut() {
+        let used = result.stdout.len() + result.stderr.len();
+        cap_error_fields(error, max_output_bytes.saturating_sub(used));
+    }
+    result
+}
+
+/// What an error's fields may always take, even when the run's output used its whole budget: room
+/// for a readable message and the end of its traceback.
+const ERROR_FLOOR_BYTES: usize = 8 << 10;
+/// The longest error type name kept (a class name can be any length).
+const MAX_ERROR_TYPE_BYTES: usize = 256;
+
+/// Holds an error's fields to the run's output budget (`[limits] max_output_bytes` less the output
+/// already captured, at least [`ERROR_FLOOR_BYTES`]): a snippet's exception counts like its output. The
+/// message and the traceback get half each; a cut field keeps its start and end around a note that
+/// names the limit.
+pub(crate) fn cap_error_fields(error: &mut ExecutionError, budget: usize) {
+    let budget = budget.max(ERROR_FLOOR_BYTES);
+    let output = "its share of the run's output limit, [limits] max_output_bytes";
+    cut_to(
+        &mut error.error_type,
+        MAX_ERROR_TYPE_BYTES,
+        "the type name",
+        "the longest kept",
+    );
+    cut_to(&mut error.message, budget / 2, "the message", output);
+    cut_to(&mut error.traceback, budget / 2, "the traceback", output);
+}
+
+/// Cuts `text` to at most `limit` bytes: its head and tail around a note saying what was cut and why.
+fn cut_to(text: &mut String, limit: usize, what: &str, why: &str) {
+    if text.len() <= limit {
+        return;
+    }
+    let note = format!(
+        " [... {what} was {} bytes, cut to {limit} bytes ({why}) ...] ",
+        text.len()
+    );
+    let keep = limit.saturating_sub(note.len()) / 2;
+    let head_end = text.floor_char_boundary(keep);
+    let tail_start = text.ceil_char_boundary(text.len() - keep);
+    let mut cut = String::with_capacity(limit);
+    cut.push_str(&text[..head_end]);
+    cut.push_str(&note);
+    cut.push_str(&text[tail_start..]);
+    *text = cut;
+}
+
+/// The error of a run that hit its time or memory limit, if it did.
+fn limit_error(flags: &RunFlags, session: bool) -> Option<ExecutionError> {
+    let (error_type, message) = if flags.timed_out() {
+        let message = if session {
+            format!(
+                "{}. The session stays usable, but its variables may be partially updated: statements \
+                 before the limit ran (rollback arrives with process isolation); saved results and \
+                 artifacts stand.",
+                flags.timeout_message()
+            )
+        } else {
+            flags.timeout_message()
+        };
+        ("TimeoutError", message)
+    } else if flags.memory_exceeded() {
+        ("MemoryError", flags.memory_message())
+    } else {
+        return None;
+    };
+    Some(ExecutionError {
+        error_type: error_type.into(),
+        message,
+        traceback: String::new(),
     })
 }
 
@@ -627,5 +685,60 @@ fn run_module_code(
             Ok(exc.get_arg(0).unwrap_or_else(|| vm.ctx.none()))
         }
         other => other,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn error(kind: &str, message: &str, traceback: &str) -> ExecutionError {
+        ExecutionError {
+            error_type: kind.into(),
+            message: message.into(),
+            traceback: traceback.into(),
+        }
+    }
+
+    #[test]
+    fn error_fields_within_the_budget_are_kept() {
+        let mut e = error("KeyError", "'k'", "Traceback ...\nKeyError: 'k'");
+        let before = e.clone();
+        cap_error_fields(&mut e, 1 << 20);
+        assert_eq!(e, before);
+    }
+
+    #[test]
+    fn oversized_error_fields_are_cut_with_a_note_naming_the_limit() {
+        let budget = 64 << 10;
+        let mut e = error(
+            &"E".repeat(50 << 20),
+            &"é".repeat(1 << 20),
+            &"x".repeat(3 << 20),
+        );
+        cap_error_fields(&mut e, budget);
+        assert!(
+            e.error_type.len() <= MAX_ERROR_TYPE_BYTES,
+            "{}",
+            e.error_type.len()
+        );
+        assert!(e.message.len() <= budget / 2);
+        assert!(e.traceback.len() <= budget / 2);
+        assert!(e.error_type.starts_with("EEE") && e.error_type.ends_with("EEE"));
+        assert!(
+            e.message.contains("the message was 2097152 bytes"),
+            "{}",
+            &e.message[..200]
+        );
+        assert!(e.message.contains("[limits] max_output_bytes"));
+        assert!(e.traceback.starts_with("xxx") && e.traceback.ends_with("xxx"));
+    }
+
+    #[test]
+    fn an_error_keeps_a_floor_when_the_output_used_the_budget() {
+        let mut e = error("ValueError", &"m".repeat(100_000), "");
+        cap_error_fields(&mut e, 0);
+        assert!(e.message.len() <= ERROR_FLOOR_BYTES / 2);
+        assert!(e.message.len() > ERROR_FLOOR_BYTES / 4);
     }
 }

@@ -33,6 +33,8 @@ struct Entry {
     info: ArtifactInfo,
     path: PathBuf,
     saved_at: f64,
+    /// Data bytes plus label bytes: what counts against the caps.
+    counted: usize,
 }
 
 #[derive(Debug)]
@@ -190,7 +192,7 @@ impl ArtifactStore {
         order.retain(|h| {
             let expired = entries.get(h).is_some_and(|e| e.saved_at < cutoff);
             if expired && let Some(e) = entries.remove(h) {
-                *total -= e.info.size_bytes;
+                *total -= e.counted;
                 if let Some(dir) = e.path.parent() {
                     let _ = std::fs::remove_dir_all(dir);
                 }
@@ -200,7 +202,8 @@ impl ArtifactStore {
     }
 
     /// Saves `data` under a new handle. Checks run in the reference's order: enabled, filename, size,
-    /// entry count, total bytes; labels are metadata and not counted.
+    /// entry count, total bytes. The label's bytes count with the data's, as for results (labels are
+    /// host memory too; the Python original does not count them).
     pub fn save(
         &self,
         data: &[u8],
@@ -226,9 +229,16 @@ impl ArtifactStore {
         }
         self.purge(&mut inner);
         let size = data.len();
-        if size > self.max_entry_bytes {
+        let label_bytes = label.map_or(0, str::len);
+        let counted = size + label_bytes;
+        if counted > self.max_entry_bytes {
+            let with_label = if label_bytes > 0 {
+                format!(" with its {label_bytes}-byte label")
+            } else {
+                String::new()
+            };
             return Err(HostError::value(format!(
-                "artifact is {size} bytes, over the per-artifact limit of {} bytes; save a smaller file",
+                "artifact is {counted} bytes{with_label}, over the per-artifact limit of {} bytes; save a smaller file",
                 self.max_entry_bytes
             )));
         }
@@ -238,7 +248,7 @@ impl ArtifactStore {
                 self.max_entries
             )));
         }
-        if inner.total + size > self.max_total_bytes {
+        if inner.total + counted > self.max_total_bytes {
             return Err(HostError::value(format!(
                 "artifact store would exceed its total limit of {} bytes; save a smaller file",
                 self.max_total_bytes
@@ -284,10 +294,11 @@ impl ArtifactStore {
                 info,
                 path,
                 saved_at: self.clock.now(),
+                counted,
             },
         );
         inner.order.push(handle.clone());
-        inner.total += size;
+        inner.total += counted;
         Ok(handle)
     }
 
