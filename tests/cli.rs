@@ -240,6 +240,10 @@ fn isolation_is_selectable_and_doctor_reports_both_modes() {
     assert_eq!(out.status.code(), Some(0), "{}", text(&out.stdout));
     let report = text(&out.stdout);
     assert!(report.contains("process: ok"), "{report}");
+    assert!(
+        report.contains("worker jail: no capabilities, no_new_privs, seccomp allowlist"),
+        "{report}"
+    );
     assert!(report.contains("in-process: ok"), "{report}");
     assert!(
         report.contains("zygote on huge pages (faster forks): yes")

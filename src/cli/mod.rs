@@ -520,6 +520,16 @@ fn doctor(path: Option<&Path>) -> Result<ExitCode, UsageError> {
         healthy &= ok;
         println!("  {line}");
         #[cfg(target_os = "linux")]
+        match crate::sandbox::jail_summary() {
+            // The run above was made in a child that entered it (a child that cannot runs nothing).
+            Ok(summary) if ok => println!("  worker jail: {summary}"),
+            Ok(summary) => println!("  worker jail: {summary}; not confirmed by a run"),
+            Err(why) => {
+                healthy = false;
+                println!("  worker jail: FAILED: {why}");
+            }
+        }
+        #[cfg(target_os = "linux")]
         println!(
             "  zygote on huge pages (faster forks): {}",
             crate::sandbox::huge_pages_availability().map_or_else(|why| why, |()| "yes".into())
@@ -534,7 +544,7 @@ fn doctor(path: Option<&Path>) -> Result<ExitCode, UsageError> {
     healthy &= ok;
     println!("  {line}");
     println!(
-        "default for the CLI: {}",
+        "default for the CLI and the library: {}",
         config
             .toolplane
             .isolation

@@ -77,6 +77,16 @@ impl Jail {
         })
     }
 
+    /// One line for `toolplane doctor`.
+    pub(crate) fn summary(&self) -> String {
+        format!(
+            "no capabilities, no_new_privs, seccomp allowlist ({} BPF instructions for a fresh run, {} for a \
+             session; any other call stops the child)",
+            self.fresh.len(),
+            self.session.len()
+        )
+    }
+
     /// The zygote's part, once, inherited by every child it forks: drops every capability and sets
     /// `no_new_privs` (the zygote needs neither: it only forks, reaps and moves its own memory).
     pub(crate) fn confine_zygote(&self) -> Result<(), String> {

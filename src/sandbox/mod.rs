@@ -38,6 +38,13 @@ pub(crate) fn huge_pages_availability() -> Result<(), String> {
     hugepages::availability()
 }
 
+/// What the process engine's jail holds here (`toolplane doctor`): the allowlist's size, or why the
+/// filters cannot be made on this machine.
+#[cfg(target_os = "linux")]
+pub(crate) fn jail_summary() -> Result<String, String> {
+    jail::Jail::new().map(|jail| jail.summary())
+}
+
 /// The worker executable process isolation would use, or why there is none.
 pub(crate) fn worker_executable(
     configured: Option<&std::path::Path>,
