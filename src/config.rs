@@ -82,6 +82,21 @@ pub enum Isolation {
 }
 
 impl Isolation {
+    /// The engine used when none is configured: process isolation where it runs (Linux), in process
+    /// elsewhere.
+    ///
+    /// ```
+    /// let engine = toolplane::Isolation::default_here();
+    /// assert_eq!(engine == toolplane::Isolation::Process, cfg!(target_os = "linux"));
+    /// ```
+    pub fn default_here() -> Self {
+        if cfg!(target_os = "linux") {
+            Isolation::Process
+        } else {
+            Isolation::InProcess
+        }
+    }
+
     /// The config/CLI spelling.
     pub fn as_str(self) -> &'static str {
         match self {

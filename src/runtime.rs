@@ -399,11 +399,7 @@ fn effective_isolation(config: &Config) -> Isolation {
     config
         .toolplane
         .isolation
-        .unwrap_or(if cfg!(target_os = "linux") {
-            Isolation::Process
-        } else {
-            Isolation::InProcess
-        })
+        .unwrap_or_else(Isolation::default_here)
 }
 
 /// [`execute_on`] on tokio's blocking pool, so an async caller's executor thread never blocks.

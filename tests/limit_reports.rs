@@ -6,23 +6,13 @@
 
 mod common;
 
-use common::{err, ok};
-use toolplane::{Config, Isolation, Toolplane};
+use common::{config_for, err, isolations, ok};
+use toolplane::{Isolation, Toolplane};
 
 fn runtime(isolation: Isolation, timeout_seconds: f64) -> Toolplane {
-    let mut config = Config::default();
-    config.toolplane.isolation = Some(isolation);
-    config.toolplane.worker_path = Some(env!("CARGO_BIN_EXE_toolplane").into());
+    let mut config = config_for(isolation);
     config.limits.timeout_seconds = timeout_seconds;
     Toolplane::new(config).unwrap()
-}
-
-fn isolations() -> Vec<Isolation> {
-    if cfg!(target_os = "linux") {
-        vec![Isolation::InProcess, Isolation::Process]
-    } else {
-        vec![Isolation::InProcess]
-    }
 }
 
 const STR_THAT_NEVER_ENDS: &str = "class E(Exception):

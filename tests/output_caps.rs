@@ -7,26 +7,16 @@
 
 mod common;
 
-use common::{err, ok};
-use toolplane::{Config, Isolation, Toolplane};
+use common::{config_for, err, isolations, ok};
+use toolplane::{Isolation, Toolplane};
 
 const OUTPUT_LIMIT: usize = 1 << 20;
 
 fn runtime(isolation: Isolation) -> Toolplane {
-    let mut config = Config::default();
-    config.toolplane.isolation = Some(isolation);
-    config.toolplane.worker_path = Some(env!("CARGO_BIN_EXE_toolplane").into());
+    let mut config = config_for(isolation);
     config.limits.max_output_bytes = OUTPUT_LIMIT;
     config.limits.timeout_seconds = 30.0;
     Toolplane::new(config).unwrap()
-}
-
-fn isolations() -> Vec<Isolation> {
-    if cfg!(target_os = "linux") {
-        vec![Isolation::InProcess, Isolation::Process]
-    } else {
-        vec![Isolation::InProcess]
-    }
 }
 
 /// Each raises an exception with at least one field far over the output limit.

@@ -1,5 +1,7 @@
 //! End-to-end snippets through `Toolplane::execute`: semantics, externals, stores, sandbox, limits.
 
+mod common;
+
 use std::sync::Arc;
 
 use serde_json::{Value, json};
@@ -773,14 +775,8 @@ fn a_del_that_never_returns_does_not_stall_later_runs() {
 fn replaced_streams_do_not_stall_an_ending_interpreter() {
     let replaced = "import sys\nclass Loop:\n    def __init__(self):\n        while True:\n            try:\n                pass\n            except BaseException:\n                pass\nsys.modules['_toolplane'].DiscardStream = Loop\nreturn 1";
     let stuck_stream = "import sys\nclass Stream:\n    def write(self, s):\n        return len(s)\n    def __del__(self):\n        while True:\n            try:\n                pass\n            except BaseException:\n                pass\nsys.stdout = Stream()\nreturn 1";
-    let mut modes = vec![toolplane::Isolation::InProcess];
-    if cfg!(target_os = "linux") {
-        modes.push(toolplane::Isolation::Process);
-    }
-    for isolation in modes {
-        let mut config = Config::default();
-        config.toolplane.isolation = Some(isolation);
-        config.toolplane.worker_path = Some(env!("CARGO_BIN_EXE_toolplane").into());
+    for isolation in common::isolations() {
+        let config = common::config_for(isolation);
         let rt = Arc::new(Toolplane::new(config).unwrap());
         for (name, code) in [("replaced sink", replaced), ("stuck stream", stuck_stream)] {
             let (tx, rx) = std::sync::mpsc::channel();
@@ -817,14 +813,8 @@ fn relative_imports_are_checked_by_the_name_they_resolve_to() {
                 ('', {'__name__': 'shutil.z'}, None, ['q'], 1)]:\n    try:\n        __import__(*args)\n        \
                 out.append('imported')\n    except ModuleNotFoundError as e:\n        out.append(e.name)\n\
                 from json import decoder\nreturn out";
-    let mut modes = vec![toolplane::Isolation::InProcess];
-    if cfg!(target_os = "linux") {
-        modes.push(toolplane::Isolation::Process);
-    }
-    for isolation in modes {
-        let mut config = Config::default();
-        config.toolplane.isolation = Some(isolation);
-        config.toolplane.worker_path = Some(env!("CARGO_BIN_EXE_toolplane").into());
+    for isolation in common::isolations() {
+        let config = common::config_for(isolation);
         let rt = Toolplane::new(config).unwrap();
         assert_eq!(
             value(&run(&rt, code)),
@@ -850,14 +840,8 @@ fn exact_numbers_text() -> String {
 /// No number changes on its way from the VM to the caller, in either engine, fresh or in a session.
 #[test]
 fn numbers_reach_the_caller_exactly() {
-    let mut modes = vec![toolplane::Isolation::InProcess];
-    if cfg!(target_os = "linux") {
-        modes.push(toolplane::Isolation::Process);
-    }
-    for isolation in modes {
-        let mut config = Config::default();
-        config.toolplane.isolation = Some(isolation);
-        config.toolplane.worker_path = Some(env!("CARGO_BIN_EXE_toolplane").into());
+    for isolation in common::isolations() {
+        let config = common::config_for(isolation);
         let rt = Toolplane::new(config).unwrap();
         let fresh = run(&rt, EXACT_NUMBERS_CODE);
         assert!(fresh.ok(), "{isolation:?}: {:?}", fresh.error);
@@ -883,14 +867,8 @@ fn numbers_reach_the_caller_exactly() {
 /// of an AST made it U+FFFD), and `save_result` refuses it as it refuses `chr(0xD800)`.
 #[test]
 fn lone_surrogates_in_source_stay_in_the_string() {
-    let mut modes = vec![toolplane::Isolation::InProcess];
-    if cfg!(target_os = "linux") {
-        modes.push(toolplane::Isolation::Process);
-    }
-    for isolation in modes {
-        let mut config = Config::default();
-        config.toolplane.isolation = Some(isolation);
-        config.toolplane.worker_path = Some(env!("CARGO_BIN_EXE_toolplane").into());
+    for isolation in common::isolations() {
+        let config = common::config_for(isolation);
         surrogates_stay(&Toolplane::new(config).unwrap());
     }
 }

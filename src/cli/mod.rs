@@ -548,11 +548,7 @@ fn doctor(path: Option<&Path>) -> Result<ExitCode, UsageError> {
         config
             .toolplane
             .isolation
-            .unwrap_or(if cfg!(target_os = "linux") {
-                Isolation::Process
-            } else {
-                Isolation::InProcess
-            })
+            .unwrap_or_else(Isolation::default_here)
             .as_str()
     );
     println!("{}", if healthy { "ok" } else { "problems found" });
