@@ -7,7 +7,8 @@
 //! - a handle saved by another runtime (`foreign_handle`), which must not load.
 //!
 //! Each attempt must end with a clean error or a harmless value (never a crashed sandbox), and a probe
-//! run after it must see a pristine namespace (nothing leaks into a later fresh run).
+//! run after it must see a pristine namespace (nothing leaks into a later fresh run). An attempt whose
+//! first line is `# expect: ErrorType` must end with exactly that error.
 
 use std::collections::BTreeSet;
 use std::net::TcpListener;
@@ -23,11 +24,20 @@ const SUITES: &[(&str, &str)] = &[
     ("environment", include_str!("escape/environment.py")),
     ("introspection", include_str!("escape/introspection.py")),
     ("state", include_str!("escape/state.py")),
+    ("imports", include_str!("escape/imports.py")),
 ];
 
 const CANARY_ENV: &str = "TOOLPLANE_ESCAPE_CANARY";
 const ENV_SECRET: &str = "env-secret-7f3a9c1e5b";
 const FILE_SECRET: &str = "file-secret-2d8e4b6a0c";
+
+/// The error an attempt must end with, from its `# expect: ErrorType` first line.
+fn expected_error(code: &str) -> Option<&str> {
+    code.lines()
+        .next()?
+        .strip_prefix("# expect: ")
+        .map(str::trim)
+}
 
 /// (suite, name, code) of every attempt.
 fn attempts() -> Vec<(&'static str, String, String)> {
@@ -186,6 +196,14 @@ fn run_suite(isolation: Isolation) {
             )
         {
             failures.push(format!("{label}: {}: {}", error.error_type, error.message));
+        }
+        if let Some(expected) = expected_error(code) {
+            let got = result.error.as_ref().map(|e| e.error_type.as_str());
+            if got != Some(expected) {
+                failures.push(format!(
+                    "{label}: expected {expected}, got {got:?}: {text:.300}"
+                ));
+            }
         }
         for breach in canaries.breaches() {
             failures.push(format!("{label}: {breach}"));

@@ -395,12 +395,6 @@ pub(crate) mod _toolplane_host {
         with_run(vm, |s| s.artifacts_enabled)
     }
 
-    /// The sandbox's `__import__` (see [`super::super::interpreter::guarded_import`]).
-    #[pyfunction]
-    fn guarded_import(args: rustpython_vm::function::FuncArgs, vm: &VirtualMachine) -> PyResult {
-        super::super::interpreter::guarded_import(args, vm)
-    }
-
     /// The sandbox's `open`: there is no filesystem.
     #[pyfunction]
     fn sandbox_open(_args: rustpython_vm::function::FuncArgs, vm: &VirtualMachine) -> PyResult {
@@ -463,12 +457,14 @@ pub(crate) mod _toolplane_host {
         if seconds < 0.0 {
             return Err(vm.new_value_error("sleep length must be non-negative"));
         }
-        let flags = RUN.with(|r| r.borrow().as_ref().map(|s| s.flags.clone()));
+        let Some(flags) = RUN.with(|r| r.borrow().as_ref().map(|s| s.flags.clone())) else {
+            // Outside a run (a `__del__` while a session resets or an interpreter ends) no limit is
+            // armed that this loop would see, and nothing waits for the sleeper: no time passes.
+            return Ok(());
+        };
         let end = std::time::Instant::now() + std::time::Duration::from_secs_f64(seconds.min(1e9));
         loop {
-            if let Some(flags) = &flags
-                && (flags.timed_out() || flags.memory_exceeded())
-            {
+            if flags.timed_out() || flags.memory_exceeded() {
                 return Err(flags.limit_exception(vm));
             }
             let now = std::time::Instant::now();

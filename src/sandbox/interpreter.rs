@@ -3,90 +3,13 @@
 
 use rustpython_vm::builtins::{PyDictRef, PyModule};
 use rustpython_vm::signal::{UserSignalSender, user_signal_channel};
-use rustpython_vm::{Interpreter, PyObjectRef, PyRef, PyResult, Settings, VirtualMachine};
+use rustpython_vm::{
+    AsObject as _, Interpreter, PyObjectRef, PyRef, PyResult, Settings, VirtualMachine,
+};
 
 /// Python modules we ship into the sandbox (`stdlib-shims/`), frozen into the binary.
 static SHIMS: &rustpython_vm::frozen::FrozenLib =
     rustpython_vm::py_freeze!(dir = "../../stdlib-shims");
-
-/// Top-level modules a snippet may import. What is not compiled in cannot be imported at all (there is
-/// no `posix`, `socket`, `_ctypes`, `select` or file importer in this build); this list is the friendly
-/// front door on top of that boundary.
-pub const ALLOWED_IMPORTS: &[&str] = &[
-    "__future__",
-    "abc",
-    "array",
-    "ast",
-    "asyncio",
-    "base64",
-    "binascii",
-    "bisect",
-    "builtins",
-    "bz2",
-    "calendar",
-    "cmath",
-    "codecs",
-    "collections",
-    "colorsys",
-    "contextlib",
-    "contextvars",
-    "copy",
-    "copyreg",
-    "csv",
-    "dataclasses",
-    "datetime",
-    "decimal",
-    "difflib",
-    "enum",
-    "errno",
-    "fnmatch",
-    "fractions",
-    "functools",
-    "graphlib",
-    "gzip",
-    "hashlib",
-    "heapq",
-    "hmac",
-    "html",
-    "inspect",
-    "io",
-    "ipaddress",
-    "itertools",
-    "json",
-    "keyword",
-    "logging",
-    "lzma",
-    "math",
-    "numbers",
-    "operator",
-    "os",
-    "pathlib",
-    "pickle",
-    "pprint",
-    "queue",
-    "random",
-    "re",
-    "reprlib",
-    "secrets",
-    "shlex",
-    "stat",
-    "statistics",
-    "string",
-    "struct",
-    "sys",
-    "textwrap",
-    "time",
-    "tomllib",
-    "traceback",
-    "types",
-    "typing",
-    "unicodedata",
-    "urllib",
-    "uuid",
-    "warnings",
-    "weakref",
-    "zlib",
-];
 
 /// Native modules removed from the interpreter before it starts: they give a snippet nothing but risk
 /// (crafted bytecode, sub-interpreters, test hooks, heap walks).
@@ -181,6 +104,14 @@ pub(crate) fn build(recursion_limit: usize) -> Result<SandboxVm, String> {
                 for name in REMOVED_NATIVE_MODULES {
                     state.module_defs.remove(name);
                 }
+                let graph = super::imports::import_graph(
+                    state.frozen.iter().map(|(name, module)| (*name, *module)),
+                    state.module_defs.keys().copied(),
+                );
+                state.frozen.retain(|name, _| graph.held.contains(*name));
+                state
+                    .module_defs
+                    .retain(|name, _| graph.held.contains(*name));
                 state.module_defs.insert("marshal", marshal);
             }
         })
@@ -249,12 +180,13 @@ fn prepare(vm: &VirtualMachine, recursion_limit: usize) -> PyResult<(PyRef<PyMod
     give_ast_tuple_a_native_dims(vm)?;
     load_contextvars(vm)?;
     freeze_builtin_types(vm);
+    let guarded_import = super::imports::guard_loaders(vm)?;
 
     let builtins = vm.ctx.new_dict();
     for (key, value) in vm.builtins.dict().items_vec() {
         builtins.set_item(&*key, value, vm)?;
     }
-    builtins.set_item("__import__", host.get_attr("guarded_import", vm)?, vm)?;
+    builtins.set_item("__import__", guarded_import, vm)?;
     builtins.set_item("open", host.get_attr("sandbox_open", vm)?, vm)?;
     builtins.set_item(
         "__toolplane_return__",
@@ -399,7 +331,9 @@ pub(crate) fn record_shared_heap_types(vm: &VirtualMachine) {
     use rustpython_vm::types::PyTypeFlags;
     let names: Vec<&str> = vm.state.module_defs.keys().copied().collect();
     for name in names {
-        let _ = vm.import(name, 0);
+        // Straight from its definition: the importer's guarded loaders would refuse the modules no
+        // allowed module has loaded yet, whose types a later run can still reach.
+        let _ = rustpython_vm::import::import_builtin(vm, name);
     }
     let heap_types: Vec<_> = every_type(vm)
         .into_iter()
@@ -457,105 +391,3 @@ fn give_ast_tuple_a_native_dims(vm: &VirtualMachine) -> PyResult<()> {
     }
     Ok(())
 }
-
-/// The absolute name a relative import (`level` > 0) of `name` stands for, from the `globals` it is
-/// given (`__package__`, else `__name__`), as the importer resolves it; `None` when it has no package
-/// (the importer then refuses it).
-fn resolve_relative(
-    args: &rustpython_vm::function::FuncArgs,
-    name: &str,
-    level: i64,
-    vm: &VirtualMachine,
-) -> Option<String> {
-    let globals = args.args.get(1).or_else(|| args.kwargs.get("globals"))?;
-    let text = |key: &str| -> Option<String> {
-        let value = globals.get_item(key, vm).ok()?;
-        value
-            .downcast_ref::<rustpython_vm::builtins::PyStr>()
-            .map(|s| s.to_string())
-    };
-    let package = text("__package__").filter(|p| !p.is_empty()).or_else(|| {
-        let module = text("__name__")?;
-        let is_package = globals.get_item("__path__", vm).is_ok();
-        Some(if is_package {
-            module
-        } else {
-            module
-                .rsplit_once('.')
-                .map_or(String::new(), |(parent, _)| parent.to_string())
-        })
-    })?;
-    let mut base = package.as_str();
-    for _ in 1..level {
-        base = base.rsplit_once('.').map_or("", |(parent, _)| parent);
-    }
-    if base.is_empty() {
-        return None;
-    }
-    Some(if name.is_empty() {
-        base.to_string()
-    } else {
-        format!("{base}.{name}")
-    })
-}
-
-/// `__import__` for snippets: top-level names outside the allowlist get a friendly error (relative
-/// imports checked by the name they resolve to); the rest go to the real importer.
-pub(crate) fn guarded_import(
-    args: rustpython_vm::function::FuncArgs,
-    vm: &VirtualMachine,
-) -> PyResult {
-    let name: Option<String> = args.args.first().and_then(|n| {
-        n.downcast_ref::<rustpython_vm::builtins::PyStr>()
-            .map(|s| s.to_string())
-    });
-    let level = args
-        .args
-        .get(4)
-        .or_else(|| args.kwargs.get("level"))
-        .and_then(|l| l.try_to_value::<i64>(vm).ok())
-        .unwrap_or(0);
-    // A relative import is checked by the module it names: `__import__('', {'__package__':
-    // 'subprocess'}, None, ['x'], 1)` is an import of `subprocess`.
-    let resolved = match (&name, level) {
-        (Some(name), 0) => Some(name.clone()),
-        (Some(name), level) => resolve_relative(&args, name, level, vm),
-        (None, _) => None,
-    };
-    if let Some(name) = &resolved {
-        let top = name.split('.').next().unwrap_or_default();
-        if !ALLOWED_IMPORTS.contains(&top) {
-            let exc = vm.new_exception_msg(
-                vm.ctx.exceptions.module_not_found_error.to_owned(),
-                format!(
-                    "No module named '{name}' in the toolplane sandbox: only a curated standard library is \
-                     available (json, re, datetime, collections, math, ...), with no host files, network or \
-                     processes; reach the outside world through the capabilities (call_tool)"
-                )
-                .into(),
-            );
-            let _ = exc.as_object().set_attr("name", vm.ctx.new_str(top), vm);
-            return Err(exc);
-        }
-    }
-    let real_import: PyObjectRef = vm.builtins.get_attr("__import__", vm)?;
-    let modules = vm.sys_module.get_attr("modules", vm)?;
-    let loaded_before = modules.length(vm)?;
-    let module = real_import.call(args, vm)?;
-    if modules.length(vm)? != loaded_before {
-        freeze_builtin_types(vm);
-    }
-    if name.as_deref() == Some("json") && level == 0 {
-        // Native json.dumps / json.loads for the default arguments (see `_toolplane.fast_json`).
-        let prelude = vm
-            .sys_module
-            .get_attr("modules", vm)?
-            .get_item("_toolplane", vm)?;
-        prelude
-            .get_attr("fast_json", vm)?
-            .call((module.clone(),), vm)?;
-    }
-    Ok(module)
-}
-
-use rustpython_vm::AsObject as _;

@@ -7,6 +7,7 @@ mod externals;
 pub mod fuzzing;
 #[cfg(target_os = "linux")]
 mod hugepages;
+mod imports;
 mod interpreter;
 #[cfg(target_os = "linux")]
 mod jail;
@@ -26,7 +27,7 @@ use std::sync::{Arc, Mutex, mpsc};
 use std::time::{Duration, Instant};
 
 pub use externals::HostChannel;
-pub use interpreter::ALLOWED_IMPORTS;
+pub use imports::ALLOWED_IMPORTS;
 pub use limits::request_interrupt;
 pub use memory::CountingAllocator;
 #[cfg(target_os = "linux")]
