@@ -98,6 +98,19 @@ pub fn write_text(out: &mut String, text: &str) {
     out.push('"');
 }
 
+/// How many bytes [`write_text`] / [`write_str`] write for these code points, quotes included: what
+/// a writer reserves (fallibly) before writing a large text.
+pub fn escaped_len(code_points: impl Iterator<Item = u32>) -> usize {
+    2 + code_points
+        .map(|cp| match cp {
+            0x22 | 0x5c | 0x0a | 0x0d | 0x09 | 0x08 | 0x0c => 2,
+            0x20..=0x7e => 1,
+            0x10000.. => 12,
+            _ => 6,
+        })
+        .sum::<usize>()
+}
+
 fn write_code_point(out: &mut String, cp: u32) {
     match cp {
         0x22 => out.push_str("\\\""),

@@ -6,6 +6,10 @@
 
 mod common;
 
+// The in-process engine's memory accounting, as the CLI has it.
+#[global_allocator]
+static ALLOC: toolplane::CountingAllocator = toolplane::CountingAllocator;
+
 use common::{config_for, err, isolations, ok};
 use toolplane::{Isolation, Toolplane};
 
@@ -57,4 +61,59 @@ fn a_parser_out_of_address_space_is_a_memory_error() {
     assert_eq!(kind, "MemoryError", "{message}");
     assert!(message.contains("[limits] max_memory_mb"), "{message}");
     assert_eq!(ok(rt.execute("return 1", None).unwrap()), 1);
+}
+
+/// Compiling is linear in the source: positions of AST nodes once rebuilt the whole source's line
+/// index each (vendor/README.md), so 20 000 short lines took about 20 s to compile, which the
+/// in-process engine cannot interrupt, and the run came back a `TimeoutError`. Each shape here now
+/// compiles in a small fraction of its run's limit, in either engine.
+#[test]
+fn large_sources_compile_well_within_the_limit() {
+    let lines = "x = 1\n".repeat(20_000) + "return 'compiled'";
+    let decorators =
+        "@(lambda f: f)\n".repeat(10_000) + "def f():\n    return 'compiled'\nreturn f()";
+    let chain: String = (2..5_002).map(|n| format!(" < {n}")).collect();
+    let chained = format!("return 'compiled' if 1{chain} else 0");
+    for isolation in isolations() {
+        let rt = runtime(isolation, 20.0);
+        for (shape, code) in [
+            ("lines", &lines),
+            ("decorators", &decorators),
+            ("chained", &chained),
+        ] {
+            let value = ok(rt.execute(code, None).unwrap());
+            assert_eq!(value, "compiled", "{isolation:?} {shape}");
+        }
+    }
+}
+
+/// Texts toolplane itself makes from a snippet's objects (the JSON of its return value, the message
+/// and traceback of its exception) are never grown past what the run's memory allows: the allocator
+/// refuses the request, and an infallible copy would abort the in-process host. Before, both snippets
+/// here took the in-process host (this test binary) down with `memory allocation of … failed`.
+#[test]
+fn texts_made_from_huge_values_do_not_abort_the_host() {
+    let huge_message =
+        "class E(Exception):\n    def __str__(self):\n        return 'x' * (100 << 20)\nraise E()";
+    let huge_value = "return ['A' * (1 << 20)] * 300";
+    for isolation in isolations() {
+        let mut config = config_for(isolation);
+        config.limits.max_memory_mb = 128;
+        let output_limit = config.limits.max_output_bytes;
+        let rt = Toolplane::new(config).unwrap();
+        let (kind, message) = err(rt.execute(huge_message, None).unwrap());
+        assert!(
+            kind == "E" || kind == "MemoryError",
+            "{isolation:?}: {kind}"
+        );
+        assert!(
+            message.len() <= output_limit,
+            "{isolation:?}: {} bytes",
+            message.len()
+        );
+        let (kind, message) = err(rt.execute(huge_value, None).unwrap());
+        assert_eq!(kind, "MemoryError", "{isolation:?}: {message}");
+        // The host is whole and the next run is fine.
+        assert_eq!(ok(rt.execute("return 1 + 1", None).unwrap()), 2);
+    }
 }

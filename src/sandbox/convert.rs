@@ -36,6 +36,8 @@ pub(crate) enum ToJsonError {
     LoneSurrogate(u32),
     /// Python code (e.g. `isoformat`) raised.
     Raised(PyBaseExceptionRef),
+    /// The JSON text would not fit in the run's memory (the allocator refused to grow it).
+    OutOfMemory(usize),
 }
 
 impl ToJsonError {
@@ -50,6 +52,9 @@ impl ToJsonError {
             Self::Unawaited(name) => format!("a {name}() call that was never awaited"),
             Self::LoneSurrogate(c) => format!(
                 "a string holds the lone surrogate U+{c:04X}, which is not valid Unicode; encode or drop it"
+            ),
+            Self::OutOfMemory(bytes) => format!(
+                "its JSON text does not fit in the run's memory (it would pass {bytes} bytes)"
             ),
             Self::Raised(exc) => exc
                 .as_object()
@@ -123,6 +128,14 @@ fn class_module(vm: &VirtualMachine, obj: &PyObject) -> Option<String> {
 }
 
 impl Writer<'_> {
+    /// Makes room for `bytes` more, or fails: growing the text infallibly would abort the process
+    /// when the run's memory budget refuses it.
+    fn room(&mut self, bytes: usize) -> Result<(), ToJsonError> {
+        self.out
+            .try_reserve(bytes)
+            .map_err(|_| ToJsonError::OutOfMemory(self.out.len().saturating_add(bytes)))
+    }
+
     fn enter(&mut self, obj: &PyObject, depth: usize) -> Result<usize, ToJsonError> {
         if depth >= MAX_JSON_DEPTH {
             return Err(ToJsonError::TooDeep);
@@ -136,6 +149,8 @@ impl Writer<'_> {
 
     fn value(&mut self, obj: &PyObject, depth: usize) -> Result<(), ToJsonError> {
         let vm = self.vm;
+        // Enough for a separator, brackets, a literal or a float; texts and ints reserve their own.
+        self.room(64)?;
         if self.mode == Mode::JsonModule && !is_exact_json_type(vm, obj) {
             return Err(ToJsonError::NotSerializable(type_name(obj)));
         }
@@ -148,7 +163,9 @@ impl Writer<'_> {
                 "false"
             });
         } else if let Some(i) = obj.downcast_ref::<PyInt>() {
-            self.out.push_str(&i.as_bigint().to_string());
+            let digits = i.as_bigint().to_string();
+            self.room(digits.len())?;
+            self.out.push_str(&digits);
         } else if let Some(f) = obj.downcast_ref::<PyFloat>() {
             let f = f.to_f64();
             if !f.is_finite() {
@@ -204,6 +221,7 @@ impl Writer<'_> {
     /// A str: strictly, valid Unicode only; a return value gets U+FFFD for a lone surrogate.
     fn text(&mut self, s: &PyStr) -> Result<(), ToJsonError> {
         if let Some(text) = s.to_str() {
+            self.room(crate::canonical::escaped_len(text.chars().map(u32::from)))?;
             write_text(&mut self.out, text);
             return Ok(());
         }
@@ -217,6 +235,9 @@ impl Writer<'_> {
         {
             return Err(ToJsonError::LoneSurrogate(c));
         }
+        self.room(crate::canonical::escaped_len(
+            s.as_wtf8().code_points().map(|c| c.to_u32()),
+        ))?;
         let replaced = s.as_wtf8().code_points().map(|c| {
             let c = c.to_u32();
             if (0xd800..0xe000).contains(&c) {

@@ -102,7 +102,8 @@ struct Shown {
 }
 
 impl Shown {
-    fn of(vm: &VirtualMachine, exc: &PyBaseExceptionRef) -> Self {
+    /// Texts longer than `cap` bytes keep their start and end only: they are never copied whole.
+    fn of(vm: &VirtualMachine, exc: &PyBaseExceptionRef, cap: usize) -> Self {
         let class = exc.class();
         let kind = class.name().to_string();
         let module = class.__module__(vm).ok().and_then(|m| {
@@ -116,7 +117,7 @@ impl Shown {
         let text = exc
             .as_object()
             .str(vm)
-            .map(|s| s.to_string())
+            .map(|s| capped_copy(&s, cap))
             .unwrap_or_default();
         let notes = exc
             .as_object()
@@ -126,7 +127,7 @@ impl Shown {
             .map(|notes| {
                 notes
                     .iter()
-                    .map(|n| n.str(vm).map(|s| s.to_string()).unwrap_or_default())
+                    .map(|n| n.str(vm).map(|s| capped_copy(&s, cap)).unwrap_or_default())
                     .collect()
             })
             .unwrap_or_default();
@@ -226,6 +227,8 @@ pub(crate) fn run_snippet(
     mode: Mode<'_>,
 ) -> ExecutionResult {
     let session = matches!(mode, Mode::Session(_));
+    // An error's texts are cut to the output budget at the end; none is copied much past it before.
+    let describe_cap = max_output_bytes.max(ERROR_FLOOR_BYTES);
     let filename = if session {
         session_filename()
     } else {
@@ -253,7 +256,7 @@ pub(crate) fn run_snippet(
             return output(crate::execution::null_value(), stdout, stderr, Some(limit));
         }
         let result = match outcome {
-            Err(exc) => failed(vm, &exc, code, &filename, stdout, stderr),
+            Err(exc) => failed(vm, &exc, (code, &filename), describe_cap, stdout, stderr),
             Ok(_) if output_exceeded => {
                 plain_error("MemoryError", super::externals::output_limit_message(max_output_bytes), stdout, stderr)
             }
@@ -273,7 +276,13 @@ pub(crate) fn run_snippet(
                         stdout,
                         stderr,
                     ),
-                    Err(ToJsonError::Raised(exc)) => failed(vm, &exc, code, &filename, stdout, stderr),
+                    Err(error @ ToJsonError::OutOfMemory(_)) => plain_error(
+                        "MemoryError",
+                        format!("the snippet's return value is too large: {}", error.detail(vm)),
+                        stdout,
+                        stderr,
+                    ),
+                    Err(ToJsonError::Raised(exc)) => failed(vm, &exc, (code, &filename), describe_cap, stdout, stderr),
                     Err(other) => plain_error(
                         "TypeError",
                         format!(
@@ -344,6 +353,52 @@ fn cut_to(text: &mut String, limit: usize, what: &str, why: &str) {
     *text = cut;
 }
 
+/// `text` whole if it is at most `cap` bytes, else its start and end around a `[...]`: the cut
+/// [`cap_error_fields`] makes later, made without copying the rest.
+fn capped_copy(text: &rustpython_vm::builtins::PyStr, cap: usize) -> String {
+    let Some(text) = text.to_str() else {
+        return text.to_string();
+    };
+    if text.len() <= cap {
+        return text.to_string();
+    }
+    let head = text.floor_char_boundary(cap / 2);
+    let tail = text.ceil_char_boundary(text.len() - cap / 2);
+    format!("{} [...] {}", &text[..head], &text[tail..])
+}
+
+/// A sink for RustPython's traceback writer that keeps the first `cap` bytes and counts the rest.
+struct CappedText {
+    text: String,
+    cap: usize,
+}
+
+impl CappedText {
+    fn new(cap: usize) -> Self {
+        Self {
+            text: String::new(),
+            cap,
+        }
+    }
+}
+
+impl std::fmt::Write for CappedText {
+    fn write_str(&mut self, piece: &str) -> std::fmt::Result {
+        let room = self.cap.saturating_sub(self.text.len());
+        self.text
+            .push_str(&piece[..piece.floor_char_boundary(room)]);
+        Ok(())
+    }
+}
+
+impl rustpython_vm::py_io::Write for CappedText {
+    type Error = std::fmt::Error;
+
+    fn write_fmt(&mut self, args: std::fmt::Arguments<'_>) -> std::fmt::Result {
+        std::fmt::Write::write_fmt(self, args)
+    }
+}
+
 /// The error of a run that hit its time or memory limit, if it did.
 fn limit_error(flags: &RunFlags, session: bool) -> Option<ExecutionError> {
     let (error_type, message) = if flags.timed_out() {
@@ -393,24 +448,26 @@ fn plain_error(
 fn failed(
     vm: &VirtualMachine,
     exc: &PyBaseExceptionRef,
-    source: &str,
-    filename: &str,
+    (source, filename): (&str, &str),
+    cap: usize,
     stdout: String,
     stderr: String,
 ) -> ExecutionResult {
-    let error = describe_exception(vm, exc, source, filename);
+    let error = describe_exception(vm, exc, source, filename, cap);
     output(crate::execution::null_value(), stdout, stderr, Some(error))
 }
 
 /// Type name, `str(exc)` and a traceback whose frames are the snippet's lines (`source`, compiled as
-/// `filename`).
+/// `filename`). No text is copied past about `cap` bytes: an exception's `str()` may be as large as the
+/// run's memory, and a copy refused by the allocator would abort the process.
 pub(crate) fn describe_exception(
     vm: &VirtualMachine,
     exc: &PyBaseExceptionRef,
     source: &str,
     filename: &str,
+    cap: usize,
 ) -> ExecutionError {
-    let mut last = Shown::of(vm, exc);
+    let mut last = Shown::of(vm, exc, cap);
     let error_type = last.kind.clone();
     if last.module.as_deref() == Some("_toolplane")
         || exc.fast_isinstance(vm.ctx.exceptions.syntax_error)
@@ -418,9 +475,10 @@ pub(crate) fn describe_exception(
         // The frames are the prelude's compile call; the caret display is what matters.
         exc.set_traceback(None);
     }
-    let mut traceback = String::new();
+    let mut traceback = CappedText::new(cap);
     let _ = vm.write_exception(&mut traceback, exc);
     let traceback = traceback
+        .text
         .lines()
         .filter(|l| !l.contains("<frozen") && !l.trim_start().starts_with("File \"_toolplane"))
         .collect::<Vec<_>>()
@@ -439,7 +497,7 @@ pub(crate) fn describe_exception(
     let mut chain = vec![last];
     let mut link = printed_before(exc);
     while let Some(e) = link.filter(|_| chain.len() < 100) {
-        chain.push(Shown::of(vm, &e));
+        chain.push(Shown::of(vm, &e, cap));
         link = printed_before(&e);
     }
     chain.reverse();
