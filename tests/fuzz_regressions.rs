@@ -2,6 +2,8 @@
 //! (`fuzz/regressions/<target>/`) and on a deterministic pseudo-random corpus, so a fixed crash stays
 //! fixed without a nightly toolchain.
 
+mod common;
+
 use std::path::Path;
 
 use toolplane::{Config, Toolplane};
@@ -191,4 +193,48 @@ fn snippets_end_as_results() {
         session.reset();
     }
     assert!(session.execute("return 1", None).unwrap().ok());
+}
+
+/// The `snippet` target's compile and teardown shapes (`toolplane::sandbox::fuzzing::shaped_snippet`),
+/// each with a few fragments, in a session of each engine: every run ends as a result (never a crashed
+/// sandbox), and the session answers a plain run after it.
+#[test]
+fn shaped_snippets_end_as_results() {
+    let fragments = [
+        "pass",
+        "import time\ntime.sleep(10 ** 6)",
+        "while True:\n    pass",
+        "raise ValueError('x' * 100000)",
+    ];
+    for isolation in common::isolations() {
+        let mut config = common::config_for(isolation);
+        config.limits.timeout_seconds = 0.5;
+        config.limits.max_memory_mb = 64;
+        config.session.max_memory_mb = 64;
+        let runtime = Toolplane::new(config).unwrap();
+        let session = runtime.session();
+        for shape in 0..8u8 {
+            for fragment in fragments {
+                let mut data = vec![shape, 0x04, 0x00];
+                data.extend_from_slice(fragment.as_bytes());
+                let code = toolplane::sandbox::fuzzing::shaped_snippet(&data);
+                let result = session.execute(&code, None).unwrap();
+                let label = format!("{isolation:?} shape {shape} {fragment:?}");
+                if let Some(error) = &result.error {
+                    assert_ne!(
+                        error.error_type, "SandboxCrashedError",
+                        "{label}: {}",
+                        error.message
+                    );
+                }
+                session.reset();
+                let after = session.execute("return 1 + 1", None).unwrap();
+                assert!(
+                    after.ok(),
+                    "{label}: the session did not recover: {:?}",
+                    after.error
+                );
+            }
+        }
+    }
 }

@@ -153,3 +153,42 @@ fn build(vm: &VirtualMachine, data: &mut &[u8], depth: usize) -> PyObjectRef {
 }
 
 use rustpython_vm::AsObject as _;
+
+/// The shapes of issue 17 that once outlasted a run's limit or its teardown, built from `data`: the
+/// first byte picks a shape, the next two a repeat count, the rest is a fragment of source the shape
+/// repeats or runs. Compile shapes repeat a unit (`x = 1` lines, decorators, `<1` chains, tuple items,
+/// f-string fields) up to about 1 MiB; teardown shapes run the fragment in a `__del__`, a stream
+/// replaced while the run ends, or garbage left in a cycle. The `snippet` fuzz target runs these
+/// besides raw source; `tests/fuzz_regressions.rs` runs a fixed set in every `cargo t`.
+pub fn shaped_snippet(data: &[u8]) -> String {
+    let mut bytes = data;
+    let shape = take(&mut bytes);
+    let count = usize::from(take(&mut bytes)) << 8 | usize::from(take(&mut bytes));
+    let fragment = String::from_utf8_lossy(bytes);
+    let fragment = if fragment.trim().is_empty() {
+        "pass".into()
+    } else {
+        fragment
+    };
+    let body: String = fragment
+        .lines()
+        .map(|line| format!("        {line}\n"))
+        .collect();
+    // Repeats of a unit, held under the 1 MiB source cap.
+    let repeat = |unit: &str| unit.repeat((count * 4).clamp(1, (1 << 20) / unit.len().max(1) - 64));
+    match shape % 8 {
+        0 => repeat("x = 1\n") + &fragment,
+        1 => repeat("@(lambda f: f)\n") + "def f():\n    pass\n",
+        2 => format!("return 1{}", repeat("<1")),
+        3 => format!("a = {}1", repeat("1,")),
+        4 => format!("return f'{}'", repeat("{1}")),
+        5 => format!("class T:\n    def __del__(self):\n{body}t = T()\n"),
+        6 => format!(
+            "import sys\nclass S:\n    def write(self, text):\n{body}        return len(text)\n    \
+             def flush(self):\n        pass\nsys.stdout = S()\nsys.stderr = S()\n"
+        ),
+        _ => format!(
+            "class G:\n    def __del__(self):\n{body}a, b = G(), G()\na.other, b.other = b, a\ndel a, b\n"
+        ),
+    }
+}
