@@ -125,15 +125,25 @@ fn the_probe_is_inert_without_the_hooks_and_in_process() {
     }
 }
 
-/// A field of `/proc/PID/status`.
-fn status_field(pid: u32, key: &str) -> Option<String> {
-    std::fs::read_to_string(format!("/proc/{pid}/status"))
-        .ok()?
-        .lines()
-        .find_map(|line| Some(line.strip_prefix(key)?.trim().to_string()))
+/// The `/proc/PID/status` of a process, read once: a field of it, by key.
+struct Status(String);
+
+impl Status {
+    fn of(pid: u32) -> Option<Self> {
+        std::fs::read_to_string(format!("/proc/{pid}/status"))
+            .ok()
+            .map(Self)
+    }
+
+    fn field(&self, key: &str) -> Option<&str> {
+        self.0
+            .lines()
+            .find_map(|line| Some(line.strip_prefix(key)?.trim()))
+    }
 }
 
-/// While a snippet sleeps in a child, the child's status shows the jail.
+/// While a snippet sleeps in a child, the child's status shows the jail. Each status is one snapshot:
+/// a pre-warmed standby may end between two reads of its file.
 #[test]
 fn children_run_jailed_without_capabilities() {
     for session in [false, true] {
@@ -148,9 +158,10 @@ fn children_run_jailed_without_capabilities() {
         let mut cli = command.arg(Path::new(&file)).spawn().unwrap();
         let started = Instant::now();
         let jailed = loop {
-            let found: Vec<u32> = procfs::descendants()
+            let found: Vec<(u32, Status)> = procfs::descendants()
                 .into_iter()
-                .filter(|pid| status_field(*pid, "Seccomp:").as_deref() == Some("2"))
+                .filter_map(|pid| Some((pid, Status::of(pid)?)))
+                .filter(|(_, status)| status.field("Seccomp:") == Some("2"))
                 .collect();
             if !found.is_empty() || started.elapsed() > Duration::from_secs(4) {
                 break found;
@@ -161,8 +172,8 @@ fn children_run_jailed_without_capabilities() {
             !jailed.is_empty(),
             "session {session}: no jailed child seen"
         );
-        for pid in jailed {
-            assert_eq!(status_field(pid, "NoNewPrivs:").as_deref(), Some("1"));
+        for (pid, status) in jailed {
+            assert_eq!(status.field("NoNewPrivs:"), Some("1"), "{pid}");
             // The bounding set can only be emptied by a process that holds CAP_SETPCAP (root).
             // SAFETY: geteuid has no preconditions.
             let root = unsafe { libc::geteuid() } == 0;
@@ -173,7 +184,7 @@ fn children_run_jailed_without_capabilities() {
             };
             for set in sets {
                 assert_eq!(
-                    status_field(pid, set).as_deref(),
+                    status.field(set),
                     Some("0000000000000000"),
                     "session {session}: {set} of {pid}"
                 );
