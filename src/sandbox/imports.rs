@@ -1,12 +1,15 @@
 //! What a snippet can import, on every path.
 //!
-//! Two layers:
-//! - `__import__` for snippets ([`guarded_import`]) admits the top-level names of [`ALLOWED_IMPORTS`]
-//!   and says so plainly for the rest;
-//! - the interpreter holds no other module ([`importable`]): its frozen standard library and its native
-//!   modules are cut down to the allowed modules and what they import themselves, found in their
-//!   bytecode. So `builtins.__import__`, `importlib.import_module`, a relative import, a loader reached
-//!   through `object.__subclasses__()` or a pickle naming a module reach at most that closure.
+//! Three layers:
+//! - the interpreter holds only the allowed modules and what they import themselves ([`import_graph`]):
+//!   its frozen standard library and native modules are cut down to that closure, found in their
+//!   bytecode (and, for natives, in a table of what their Rust code imports);
+//! - the `_imp` functions every finder and loader calls load a module outside the allowlist only once a
+//!   module this interpreter loaded imports it itself ([`guard_loaders`]), so `builtins.__import__`,
+//!   `importlib.import_module`, a relative import, a loader reached through `object.__subclasses__()`
+//!   or a pickle naming a module all stop at the same rule;
+//! - a snippet's own `__import__` ([`guarded_import`]) refuses a module outside [`ALLOWED_IMPORTS`]
+//!   with a message that says why.
 
 use std::collections::{BTreeSet, HashMap};
 use std::sync::OnceLock;
