@@ -343,31 +343,31 @@ fn cut_to(text: &mut String, limit: usize, what: &str, why: &str) {
         " [... {what} was {} bytes, cut to {limit} bytes ({why}) ...] ",
         text.len()
     );
+    *text = head_and_tail(text, limit, &note);
+}
+
+/// The start and end of `text` around `note`, in at most about `limit` bytes (cut at char boundaries).
+fn head_and_tail(text: &str, limit: usize, note: &str) -> String {
     let keep = limit.saturating_sub(note.len()) / 2;
     let head_end = text.floor_char_boundary(keep);
     let tail_start = text.ceil_char_boundary(text.len() - keep);
     let mut cut = String::with_capacity(limit);
     cut.push_str(&text[..head_end]);
-    cut.push_str(&note);
+    cut.push_str(note);
     cut.push_str(&text[tail_start..]);
-    *text = cut;
+    cut
 }
 
 /// `text` whole if it is at most `cap` bytes, else its start and end around a `[...]`: the cut
 /// [`cap_error_fields`] makes later, made without copying the rest.
 fn capped_copy(text: &rustpython_vm::builtins::PyStr, cap: usize) -> String {
-    let Some(text) = text.to_str() else {
-        return text.to_string();
-    };
-    if text.len() <= cap {
-        return text.to_string();
+    match text.to_str() {
+        Some(text) if text.len() > cap => head_and_tail(text, cap, " [...] "),
+        _ => text.to_string(),
     }
-    let head = text.floor_char_boundary(cap / 2);
-    let tail = text.ceil_char_boundary(text.len() - cap / 2);
-    format!("{} [...] {}", &text[..head], &text[tail..])
 }
 
-/// A sink for RustPython's traceback writer that keeps the first `cap` bytes and counts the rest.
+/// A sink for RustPython's traceback writer that keeps the first `cap` bytes and drops the rest.
 struct CappedText {
     text: String,
     cap: usize,
