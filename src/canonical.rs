@@ -23,16 +23,7 @@ fn write_value(out: &mut String, value: &serde_json::Value) {
     match value {
         Value::Null => out.push_str("null"),
         Value::Bool(b) => out.push_str(if *b { "true" } else { "false" }),
-        Value::Number(n) => match (n.as_i64(), n.as_u64(), n.as_f64()) {
-            (Some(i), _, _) => {
-                let _ = write!(out, "{i}");
-            }
-            (_, Some(u), _) => {
-                let _ = write!(out, "{u}");
-            }
-            (_, _, Some(f)) => out.push_str(&py_float_repr(f)),
-            _ => out.push_str("null"),
-        },
+        Value::Number(n) => write_number(out, n),
         Value::String(s) => write_text(out, s),
         Value::Array(items) => {
             out.push('[');
@@ -55,6 +46,26 @@ fn write_value(out: &mut String, value: &serde_json::Value) {
                 write_value(out, v);
             }
             out.push('}');
+        }
+    }
+}
+
+/// A number as `json.dumps(json.loads(text))` writes it: integers exact at any size (with the
+/// `exact-numbers` feature serde_json keeps their digits), floats in `repr` form.
+fn write_number(out: &mut String, n: &serde_json::Number) {
+    if let Some(i) = n.as_i64() {
+        let _ = write!(out, "{i}");
+    } else if let Some(u) = n.as_u64() {
+        let _ = write!(out, "{u}");
+    } else {
+        let text = n.to_string();
+        if !text.contains(['.', 'e', 'E']) {
+            out.push_str(&text);
+        } else if let Some(f) = n.as_f64() {
+            out.push_str(&py_float_repr(f));
+        } else {
+            // Beyond f64 (only a parsed text can be): kept as written rather than lost.
+            out.push_str(&text);
         }
     }
 }

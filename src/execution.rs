@@ -80,15 +80,16 @@ pub(crate) fn null_value() -> Box<RawValue> {
 }
 
 impl ExecutionResult {
-    /// The value as a [`serde_json::Value`]. Exact but for integers beyond 64 bits, which
-    /// `serde_json::Value` holds as floats: read [`ExecutionResult::value`]'s text, or
-    /// [`ExecutionResult::value_as`] a type that keeps them, where that matters.
+    /// The value as a [`serde_json::Value`]. Exact with the default `exact-numbers` feature; without
+    /// it, integers beyond 64 bits become floats here (the [`ExecutionResult::value`] text keeps them).
     ///
     /// ```
     /// let runtime = toolplane::Toolplane::new(Default::default()).unwrap();
     /// let r = runtime.execute("return {'total': 60, 'big': 2**70}", None).unwrap();
     /// assert_eq!(r.value_json()["total"], 60);
     /// assert_eq!(r.value.get(), r#"{"total": 60, "big": 1180591620717411303424}"#);
+    /// # #[cfg(feature = "exact-numbers")]
+    /// assert_eq!(r.value_json()["big"].to_string(), "1180591620717411303424");
     /// ```
     pub fn value_json(&self) -> serde_json::Value {
         serde_json::from_str(self.value.get()).unwrap_or(serde_json::Value::Null)

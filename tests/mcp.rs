@@ -546,7 +546,8 @@ async fn library_http_server_disables_stores_itself() {
     assert_results_store_refuses(&client).await;
 }
 
-/// The text content carries the value exactly as the sandbox wrote it (integers of any size).
+/// The text content carries the value exactly as the sandbox wrote it (integers of any size), and so
+/// does structuredContent.
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn numbers_reach_the_client_exactly() {
     for isolation in ["process", "in-process"] {
@@ -564,6 +565,21 @@ async fn numbers_reach_the_client_exactly() {
                  1e+308, -0.0, 10000000000000000000000000000000000000000]}"
             ),
             "{isolation}: {text}"
+        );
+        // structuredContent carries the same numbers: a client reading it gets the integers exactly.
+        let value = &result
+            .structured_content
+            .as_ref()
+            .expect("structured content")["value"];
+        assert_eq!(
+            value["big"].to_string(),
+            "1180591620717411303424",
+            "{isolation}"
+        );
+        assert_eq!(
+            value["l"].to_string(),
+            "[-1267650600228229401496703205376,1e+308,-0.0,10000000000000000000000000000000000000000]",
+            "{isolation}"
         );
         client.cancel().await.unwrap();
     }

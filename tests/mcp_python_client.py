@@ -64,6 +64,8 @@ async def over_stdio(binary: str) -> None:
         check(one["value"] == 1 and one["error"] is None, "return 1", one)
         printed = structured(await call(session, "execute_code", code="print('hi')\nreturn x * 2", inputs={"x": 21}))
         check(printed["stdout"] == "hi\n" and printed["value"] == 42, "stdout and inputs", printed)
+        exact = structured(await call(session, "execute_code", code="return [n + 1, -2**100, 1e308, -0.0]", inputs={"n": 2**70}))
+        check(exact["value"] == [2**70 + 1, -2**100, 1e308, -0.0], "integers stay exact both ways", exact)
         failed = structured(await call(session, "execute_code", code="raise ValueError('bad snippet')"))
         check(failed["error"]["type"] == "ValueError", "a snippet error is a result", failed)
 

@@ -885,6 +885,51 @@ fn numbers_reach_the_caller_exactly() {
     }
 }
 
+/// Numbers reach the snippet exactly too: inputs parsed from JSON text keep every digit, as
+/// `json.loads` does, and `value_json` and the host's store keep them on the way out.
+#[test]
+fn inputs_and_json_values_keep_every_digit() {
+    let inputs: serde_json::Value = serde_json::from_str(
+        r#"{"big": 1180591620717411303424, "neg": -1267650600228229401496703205376, "f": 0.1, "inf": 1e400}"#,
+    )
+    .unwrap();
+    let serde_json::Value::Object(inputs) = inputs else {
+        unreachable!()
+    };
+    for isolation in common::isolations() {
+        let rt = Toolplane::new(common::config_for(isolation)).unwrap();
+        let result = rt
+            .execute(
+                "return [big == 2**70, neg == -2**100, type(big).__name__, f, inf == float('inf'), big + 1]",
+                Some(inputs.clone()),
+            )
+            .unwrap();
+        assert!(result.ok(), "{isolation:?}: {:?}", result.error);
+        assert_eq!(
+            result.value.get(),
+            "[true, true, \"int\", 0.1, true, 1180591620717411303425]",
+            "{isolation:?}"
+        );
+        assert_eq!(
+            result.value_json()[5].to_string(),
+            "1180591620717411303425",
+            "{isolation:?}"
+        );
+    }
+    let store = toolplane::stores::ResultStore::new(&Default::default());
+    let handle = store
+        .save(&serde_json::Value::Object(inputs), None)
+        .unwrap();
+    assert_eq!(
+        &*store.payload(&handle).unwrap(),
+        r#"{"big": 1180591620717411303424, "neg": -1267650600228229401496703205376, "f": 0.1, "inf": 1e+400}"#
+    );
+    assert_eq!(
+        store.load(&handle).unwrap()["neg"].to_string(),
+        "-1267650600228229401496703205376"
+    );
+}
+
 /// A lone surrogate written in a string literal stays in the `str` (CPython keeps it; the compiler
 /// of an AST made it U+FFFD), and `save_result` refuses it as it refuses `chr(0xD800)`.
 #[test]

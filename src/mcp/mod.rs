@@ -259,8 +259,8 @@ impl McpServer {
         match outcome {
             Ok(result) => {
                 // The text content is the result serialised once, its value exactly as the sandbox
-                // wrote it; structuredContent is a serde_json::Value, which holds integers beyond
-                // 64 bits as floats (docs/differences.md).
+                // wrote it; structuredContent is a serde_json::Value, exact with the `exact-numbers`
+                // feature (the CLI's default build).
                 let text = serde_json::to_string(&result)
                     .map_err(|e| McpError::internal_error(e.to_string(), None))?;
                 let value = serde_json::to_value(&result)

@@ -498,13 +498,7 @@ impl<'a> Parser<'a> {
             let f: f64 = text.parse().map_err(|_| self.error("bad number"))?;
             return Ok(vm.ctx.new_float(f).into());
         }
-        if let Ok(i) = text.parse::<i64>() {
-            return Ok(vm.ctx.new_int(i).into());
-        }
-        // Beyond 64 bits: let Python's int() parse the exact digits.
-        let digits = vm.ctx.new_str(text);
-        let int_type: PyObjectRef = vm.ctx.types.int_type.to_owned().into();
-        int_type.call((digits,), vm)
+        int_from_digits(vm, text)
     }
 
     /// Moves to the next `"` or `\` (or the end), skipping plain text a vector at a time.
@@ -599,7 +593,18 @@ impl<'a> Parser<'a> {
     }
 }
 
-/// Builds a Python object from a `serde_json::Value` (run inputs).
+/// A Python `int` from a JSON integer's text, exact at any size.
+fn int_from_digits(vm: &VirtualMachine, text: &str) -> PyResult<PyObjectRef> {
+    if let Ok(i) = text.parse::<i64>() {
+        return Ok(vm.ctx.new_int(i).into());
+    }
+    // Beyond 64 bits: let Python's int() parse the exact digits.
+    let digits = vm.ctx.new_str(text);
+    let int_type: PyObjectRef = vm.ctx.types.int_type.to_owned().into();
+    int_type.call((digits,), vm)
+}
+
+/// Builds a Python object from a `serde_json::Value` (run inputs), integers exactly.
 pub(crate) fn from_value(vm: &VirtualMachine, value: &serde_json::Value) -> PyResult<PyObjectRef> {
     from_value_depth(vm, value, 0)
 }
@@ -622,7 +627,14 @@ fn from_value_depth(
             } else if let Some(u) = n.as_u64() {
                 vm.ctx.new_int(u).into()
             } else {
-                vm.ctx.new_float(n.as_f64().unwrap_or(f64::NAN)).into()
+                // With the `exact-numbers` feature the text holds every digit; as Python's json.loads,
+                // a float beyond f64 reads as infinity.
+                let text = n.to_string();
+                if text.contains(['.', 'e', 'E']) {
+                    vm.ctx.new_float(text.parse().unwrap_or(f64::NAN)).into()
+                } else {
+                    int_from_digits(vm, &text)?
+                }
             }
         }
         Value::String(s) => vm.ctx.new_str(s.as_str()).into(),

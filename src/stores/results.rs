@@ -206,8 +206,8 @@ impl ResultStore {
             })
     }
 
-    /// The stored value of `handle`, parsed (integers beyond 64 bits become floats here; the payload
-    /// text keeps them exact).
+    /// The stored value of `handle`, parsed (exact with the default `exact-numbers` feature; without
+    /// it, integers beyond 64 bits become floats here while the payload text keeps them).
     pub fn load(&self, handle: &str) -> Result<serde_json::Value, HostError> {
         let payload = self.payload(handle)?;
         serde_json::from_str(&payload)
