@@ -576,6 +576,8 @@ fn main() {
     }
     if wants("store") {
         store();
+    }
+    if wants("store") || wants("rows") {
         rows();
     }
     if wants("memory") {

@@ -605,6 +605,35 @@ fn unawaited_calls_in_values_and_output_are_reported() {
     );
 }
 
+/// Replies to calls a run never awaited (a megabyte each, more than a socket holds) reach a session
+/// after the run ended; they must not be read as the start of the next run's messages.
+#[test]
+fn late_replies_do_not_disturb_the_next_run() {
+    for isolation in common::isolations() {
+        let rt = Toolplane::new(common::config_for(isolation)).unwrap();
+        let session = rt.session();
+        let saved = session
+            .execute(
+                "big = 'x' * (1 << 20)\nh = await save_result(big)\n\
+                 pending = [load_result(h) for _ in range(4)]\nreturn len(pending)",
+                None,
+            )
+            .unwrap();
+        assert_eq!(saved.value.get(), "4", "{isolation:?}: {:?}", saved.error);
+        for round in 0..3 {
+            let next = session
+                .execute("return len(await load_result(h)) + 1", None)
+                .unwrap();
+            assert_eq!(
+                next.value.get(),
+                (1 << 20 | 1).to_string(),
+                "{isolation:?} round {round}: {:?}",
+                next.error
+            );
+        }
+    }
+}
+
 #[test]
 fn return_values_must_be_json_shaped() {
     let rt = Toolplane::new(Config::default()).unwrap();

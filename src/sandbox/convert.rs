@@ -81,13 +81,29 @@ pub(crate) fn to_json(
     obj: &PyObject,
     mode: Mode,
 ) -> Result<String, ToJsonError> {
+    to_json_between(vm, obj, mode, "", "")
+}
+
+/// [`to_json`] between `prefix` and `suffix`: a message around a large value is written in one buffer
+/// (reserved fallibly, as the value is), not copied into another.
+pub(crate) fn to_json_between(
+    vm: &VirtualMachine,
+    obj: &PyObject,
+    mode: Mode,
+    prefix: &str,
+    suffix: &str,
+) -> Result<String, ToJsonError> {
     let mut writer = Writer {
         vm,
         out: String::new(),
         path: HashSet::new(),
         mode,
     };
+    writer.room(prefix.len())?;
+    writer.out.push_str(prefix);
     writer.value(obj, 0)?;
+    writer.room(suffix.len())?;
+    writer.out.push_str(suffix);
     Ok(writer.out)
 }
 

@@ -10,7 +10,7 @@ use std::sync::Arc;
 use rustpython_vm::builtins::{PyBaseExceptionRef, PyDict, PyStr};
 use rustpython_vm::{AsObject, PyObjectRef, PyResult, VirtualMachine};
 
-use super::convert::{Mode, ToJsonError, from_json_text, to_json, type_name};
+use super::convert::{Mode, ToJsonError, from_json_text, to_json, to_json_between, type_name};
 use super::limits::RunFlags;
 use crate::capabilities::{BuiltinBase, HostError, RESULTS_SAVE};
 use crate::stores::{RESULTS_DISABLED, non_json_message};
@@ -219,13 +219,13 @@ fn params_json(
         let value = get("value").ok_or_else(|| {
             HostError::type_error("save_result() missing required argument: 'value'")
         })?;
-        let value_json = to_json(vm, &value, Mode::Strict).map_err(|e| match e {
-            ToJsonError::Raised(exc) => raised_to_host(vm, &exc),
-            other => HostError::value(non_json_message(&type_name(&value), &other.detail(vm))),
-        })?;
-        return Ok(format!(
-            "{{\"value\": {value_json}, \"label\": {label_json}}}"
-        ));
+        let suffix = format!(", \"label\": {label_json}}}");
+        return to_json_between(vm, &value, Mode::Strict, "{\"value\": ", &suffix).map_err(|e| {
+            match e {
+                ToJsonError::Raised(exc) => raised_to_host(vm, &exc),
+                other => HostError::value(non_json_message(&type_name(&value), &other.detail(vm))),
+            }
+        });
     }
     to_json(vm, params, Mode::Strict).map_err(|e| match e {
         ToJsonError::Raised(exc) => raised_to_host(vm, &exc),

@@ -20,7 +20,9 @@ use nix::sys::signal::Signal;
 
 use super::jail::{self, EXIT_ABORTED, EXIT_FORBIDDEN_SYSCALL, EXIT_NO_JAIL};
 use super::limits::{memory_message, timeout_message};
-use super::protocol::{self, FromChild, FromZygote, PROTOCOL_VERSION, ToChild, ToZygote};
+use super::protocol::{
+    self, Attachment, FromChild, FromZygote, PROTOCOL_VERSION, ToChild, ToZygote,
+};
 use super::worker::{
     EXIT_OUT_OF_MEMORY, NO_HUGE_PAGES_ENV, RECURSION_ENV, TEST_HOOKS_ENV, WORKER_ENV,
 };
@@ -800,15 +802,15 @@ fn drive(
                     }
                 }
                 let late = late_writer.clone();
-                let params = protocol::frame_text(params);
+                let params = params.into_text();
                 let answered = dispatcher.submit(&name, &params, move |reply| {
                     if let Some(stream) = lock(&late).as_ref() {
-                        let reply = reply.and_then(protocol::frame_json);
+                        let reply = reply.map(Attachment::new);
                         let _ = protocol::send(stream, &ToChild::Reply { ticket, reply }, None);
                     }
                 });
                 if let Some(reply) = answered {
-                    let reply = reply.and_then(protocol::frame_json);
+                    let reply = reply.map(Attachment::new);
                     let guard = lock(&late_writer);
                     let sent =
                         protocol::send(&line.stream, &ToChild::Reply { ticket, reply }, None);

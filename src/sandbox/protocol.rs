@@ -1,5 +1,5 @@
 //! The messages between the host and its worker processes, and their framing: a 4-byte little-endian
-//! length, then the message as JSON. A frame may carry one file descriptor (`SCM_RIGHTS`) on its first
+//! length, then the message as JSON, then the message's attachment if it has one (a host call's JSON). A frame may carry one file descriptor (`SCM_RIGHTS`) on its first
 //! byte, which is how new sockets travel: the host hands the zygote one end of each child's socket, and a
 //! session holder hands the host the line of its standby.
 
@@ -15,21 +15,93 @@ use super::{RunReport, RunSpec};
 use crate::capabilities::HostError;
 
 /// Bumped when the messages change: the host refuses a worker that speaks another version.
-pub(crate) const PROTOCOL_VERSION: u32 = 3;
+pub(crate) const PROTOCOL_VERSION: u32 = 4;
 
-/// JSON text carried in a frame as JSON, not as a string: written as it is and read with one scan,
-/// where an escaped string cost an escape, an unescape and a copy (a saved value can be megabytes).
-pub(crate) type FrameJson = Box<serde_json::value::RawValue>;
-
-/// `text` (JSON from our own writers) for a frame.
-pub(crate) fn frame_json(text: String) -> Result<FrameJson, HostError> {
-    serde_json::value::RawValue::from_string(text)
-        .map_err(|e| HostError::runtime(format!("a host call carried invalid JSON ({e})")))
+/// JSON text that travels right after its frame as raw bytes; the frame's JSON holds only its length.
+/// Host calls carry their params and replies so: a saved value can be megabytes, and sent as it is (one
+/// vectored write, no copy) it is neither escaped nor scanned on the way. The one reader that parses it
+/// (the bridge on the host, the snippet's converter in the sandbox) is the one that checks it.
+#[derive(Debug, Default)]
+pub(crate) struct Attachment {
+    /// The length the frame announced, until [`recv`] has read the text.
+    len: u64,
+    text: String,
 }
 
-/// The text of a frame's JSON.
-pub(crate) fn frame_text(json: FrameJson) -> String {
-    Box::<str>::from(json).into_string()
+impl Attachment {
+    pub(crate) fn new(text: String) -> Self {
+        Self {
+            len: text.len() as u64,
+            text,
+        }
+    }
+
+    pub(crate) fn into_text(self) -> String {
+        self.text
+    }
+}
+
+impl Serialize for Attachment {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        serializer.serialize_u64(self.text.len() as u64)
+    }
+}
+
+impl<'de> Deserialize<'de> for Attachment {
+    fn deserialize<D: serde::Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+        Ok(Self {
+            len: u64::deserialize(deserializer)?,
+            text: String::new(),
+        })
+    }
+}
+
+/// A message that may carry an [`Attachment`]: [`send`] writes it after the frame and [`recv`] reads
+/// it, so no caller can leave one unread in the stream.
+pub(crate) trait Framed {
+    fn attachment(&self) -> Option<&Attachment> {
+        None
+    }
+    fn attachment_mut(&mut self) -> Option<&mut Attachment> {
+        None
+    }
+}
+
+impl Framed for ToZygote {}
+impl Framed for FromZygote {}
+
+impl Framed for ToChild {
+    fn attachment(&self) -> Option<&Attachment> {
+        match self {
+            ToChild::Reply {
+                reply: Ok(text), ..
+            } => Some(text),
+            _ => None,
+        }
+    }
+    fn attachment_mut(&mut self) -> Option<&mut Attachment> {
+        match self {
+            ToChild::Reply {
+                reply: Ok(text), ..
+            } => Some(text),
+            _ => None,
+        }
+    }
+}
+
+impl Framed for FromChild {
+    fn attachment(&self) -> Option<&Attachment> {
+        match self {
+            FromChild::Call { params, .. } => Some(params),
+            _ => None,
+        }
+    }
+    fn attachment_mut(&mut self) -> Option<&mut Attachment> {
+        match self {
+            FromChild::Call { params, .. } => Some(params),
+            _ => None,
+        }
+    }
 }
 
 /// Frames larger than this are refused: a bound on what a misbehaving worker can make the host allocate.
@@ -67,7 +139,7 @@ pub(crate) enum ToChild {
     /// The reply to the child's call `ticket`.
     Reply {
         ticket: u64,
-        reply: Result<FrameJson, HostError>,
+        reply: Result<Attachment, HostError>,
     },
     /// To a session standby: the holder is gone, serve this line as the session now.
     Promote,
@@ -80,7 +152,7 @@ pub(crate) enum FromChild {
     Call {
         ticket: u64,
         name: String,
-        params: FrameJson,
+        params: Attachment,
     },
     /// The run is over.
     Done(Box<RunReport>),
@@ -92,35 +164,64 @@ pub(crate) enum FromChild {
     Forbidden { syscall: i64 },
 }
 
-/// Sends one frame, with `fd` attached when given.
-pub(crate) fn send<T: Serialize>(
+/// Sends one frame and its attachment, with `fd` attached when given: one vectored write, so an
+/// attachment is never copied into the frame.
+pub(crate) fn send<T: Serialize + Framed>(
     stream: &UnixStream,
     message: &T,
     fd: Option<RawFd>,
 ) -> io::Result<()> {
-    let body = serde_json::to_vec(message).map_err(io::Error::other)?;
-    let mut frame = Vec::with_capacity(4 + body.len());
-    frame.extend_from_slice(&(body.len() as u32).to_le_bytes());
-    frame.extend_from_slice(&body);
-    let mut rest: &[u8] = &frame;
+    let mut frame = vec![0u8; 4];
+    serde_json::to_writer(&mut frame, message).map_err(io::Error::other)?;
+    let body = u32::try_from(frame.len() - 4).map_err(io::Error::other)?;
+    frame[..4].copy_from_slice(&body.to_le_bytes());
+    let attachment = message.attachment().map_or(&b""[..], |a| a.text.as_bytes());
+    let mut parts = [IoSlice::new(&frame), IoSlice::new(attachment)];
+    let mut parts: &mut [IoSlice<'_>] = &mut parts;
     if let Some(fd) = fd {
         let fds = [fd];
         let cmsg = [ControlMessage::ScmRights(&fds)];
-        let sent = sendmsg::<()>(
-            stream.as_raw_fd(),
-            &[IoSlice::new(rest)],
-            &cmsg,
-            MsgFlags::MSG_NOSIGNAL,
-            None,
-        )
-        .map_err(io::Error::from)?;
-        rest = &rest[sent..];
+        let sent = loop {
+            match sendmsg::<()>(
+                stream.as_raw_fd(),
+                parts,
+                &cmsg,
+                MsgFlags::MSG_NOSIGNAL,
+                None,
+            ) {
+                Err(nix::errno::Errno::EINTR) => continue,
+                other => break other.map_err(io::Error::from)?,
+            }
+        };
+        IoSlice::advance_slices(&mut parts, sent);
     }
     let mut writer = stream;
-    writer.write_all(rest)
+    while !parts.is_empty() {
+        match writer.write_vectored(parts) {
+            Ok(0) => return Err(io::ErrorKind::WriteZero.into()),
+            Ok(n) => IoSlice::advance_slices(&mut parts, n),
+            Err(e) if e.kind() == io::ErrorKind::Interrupted => {}
+            Err(e) => return Err(e),
+        }
+    }
+    Ok(())
 }
 
-/// Receives one frame, and the descriptor that came with it if any. End of stream is `UnexpectedEof`.
+/// Reads the attachment of `len` bytes that follows a frame, as UTF-8 text. Refused beyond the frame
+/// limit: a misbehaving worker cannot make the host allocate without bound.
+fn recv_attachment(stream: &UnixStream, len: u64) -> io::Result<String> {
+    let len = usize::try_from(len)
+        .ok()
+        .filter(|&len| len <= MAX_FRAME_BYTES)
+        .ok_or_else(|| io::Error::other(format!("attachment of {len} bytes refused")))?;
+    let mut text = Vec::with_capacity(len);
+    let got = stream.take(len as u64).read_to_end(&mut text)?;
+    if got < len {
+        return Err(io::ErrorKind::UnexpectedEof.into());
+    }
+    String::from_utf8(text).map_err(io::Error::other)
+}
+
 /// Whether a frame (or its start) is waiting on `stream` now.
 pub(crate) fn readable_now(stream: &UnixStream) -> bool {
     let mut poll = libc::pollfd {
@@ -153,7 +254,11 @@ pub(crate) fn spin_until_readable(stream: &UnixStream, spin: std::time::Duration
     }
 }
 
-pub(crate) fn recv<T: DeserializeOwned>(stream: &UnixStream) -> io::Result<(T, Option<OwnedFd>)> {
+/// Receives one frame and its attachment, and the descriptor that came with it if any. End of stream
+/// is `UnexpectedEof`.
+pub(crate) fn recv<T: DeserializeOwned + Framed>(
+    stream: &UnixStream,
+) -> io::Result<(T, Option<OwnedFd>)> {
     let mut header = [0u8; 4];
     let mut fd = None;
     // The header is read with recvmsg, so a descriptor attached to the frame is received, not dropped.
@@ -195,6 +300,112 @@ pub(crate) fn recv<T: DeserializeOwned>(stream: &UnixStream) -> io::Result<(T, O
     }
     let mut body = vec![0u8; len];
     reader.read_exact(&mut body)?;
-    let message = serde_json::from_slice(&body).map_err(io::Error::other)?;
+    let mut message: T = serde_json::from_slice(&body).map_err(io::Error::other)?;
+    if let Some(attachment) = message.attachment_mut() {
+        attachment.text = recv_attachment(stream, attachment.len)?;
+    }
     Ok((message, fd))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn reply(ticket: u64, text: &str) -> ToChild {
+        ToChild::Reply {
+            ticket,
+            reply: Ok(Attachment::new(text.into())),
+        }
+    }
+
+    fn text_of(message: ToChild) -> (u64, String) {
+        match message {
+            ToChild::Reply {
+                ticket,
+                reply: Ok(text),
+            } => (ticket, text.into_text()),
+            other => panic!("not a reply: {other:?}"),
+        }
+    }
+
+    /// An attachment larger than the socket's buffer arrives whole, and the frame after it is read
+    /// from its own start: whoever receives a reply, its text never stays in the stream.
+    #[test]
+    fn attachments_travel_whole_and_in_order() {
+        let (host, child) = UnixStream::pair().unwrap();
+        let big = format!("[{}1]", "1, ".repeat(1 << 20));
+        let sent = big.clone();
+        let writer = std::thread::spawn(move || {
+            send(&host, &reply(1, &sent), None).unwrap();
+            send(&host, &reply(2, "\"é\""), None).unwrap();
+            send(&host, &ToChild::Promote, None).unwrap();
+            let failed = ToChild::Reply {
+                ticket: 3,
+                reply: Err(HostError::value("no")),
+            };
+            send(&host, &failed, None).unwrap();
+        });
+        assert_eq!(text_of(recv(&child).unwrap().0), (1, big));
+        assert_eq!(text_of(recv(&child).unwrap().0), (2, "\"é\"".into()));
+        assert!(matches!(recv(&child).unwrap().0, ToChild::Promote));
+        assert!(matches!(
+            recv(&child).unwrap().0,
+            ToChild::Reply {
+                ticket: 3,
+                reply: Err(_)
+            }
+        ));
+        writer.join().unwrap();
+    }
+
+    /// A frame may carry a descriptor and an attachment together.
+    #[test]
+    fn a_descriptor_and_an_attachment_share_a_frame() {
+        let (host, child) = UnixStream::pair().unwrap();
+        let (spare, _other) = UnixStream::pair().unwrap();
+        let call = FromChild::Call {
+            ticket: 7,
+            name: "save_result".into(),
+            params: Attachment::new("{\"value\": 1}".into()),
+        };
+        send(&child, &call, Some(spare.as_raw_fd())).unwrap();
+        let (message, fd) = recv::<FromChild>(&host).unwrap();
+        assert!(fd.is_some());
+        match message {
+            FromChild::Call {
+                ticket,
+                name,
+                params,
+            } => {
+                assert_eq!((ticket, name.as_str()), (7, "save_result"));
+                assert_eq!(params.into_text(), "{\"value\": 1}");
+            }
+            other => panic!("{other:?}"),
+        }
+    }
+
+    /// A worker cannot make the host allocate past the frame limit, nor pass text that is not UTF-8.
+    #[test]
+    fn oversized_or_invalid_attachments_are_refused() {
+        let (host, child) = UnixStream::pair().unwrap();
+        let body = format!(
+            "{{\"Call\":{{\"ticket\":1,\"name\":\"x\",\"params\":{}}}}}",
+            MAX_FRAME_BYTES + 1
+        );
+        let mut writer = &child;
+        writer
+            .write_all(&(body.len() as u32).to_le_bytes())
+            .unwrap();
+        writer.write_all(body.as_bytes()).unwrap();
+        let refused = recv::<FromChild>(&host).unwrap_err();
+        assert!(refused.to_string().contains("refused"), "{refused}");
+
+        let body = "{\"Call\":{\"ticket\":1,\"name\":\"x\",\"params\":2}}";
+        writer
+            .write_all(&(body.len() as u32).to_le_bytes())
+            .unwrap();
+        writer.write_all(body.as_bytes()).unwrap();
+        writer.write_all(&[0xff, 0xfe]).unwrap();
+        assert!(recv::<FromChild>(&host).is_err());
+    }
 }

@@ -23,7 +23,9 @@ use std::sync::atomic::{AtomicBool, AtomicI32, Ordering};
 use super::hugepages::HugePageTuner;
 use super::interpreter::{self, SandboxVm};
 use super::jail::{self, EXIT_NO_JAIL, Jail, Role};
-use super::protocol::{self, FromChild, FromZygote, PROTOCOL_VERSION, ToChild, ToZygote};
+use super::protocol::{
+    self, Attachment, FromChild, FromZygote, PROTOCOL_VERSION, ToChild, ToZygote,
+};
 use super::{HostChannel, RunLimits, RunSpec, memory, run_in, snippet};
 use crate::capabilities::HostError;
 
@@ -533,7 +535,8 @@ impl LineChannel {
         while protocol::readable_now(&self.stream) {
             match protocol::recv::<ToChild>(&self.stream) {
                 Ok((ToChild::Reply { ticket, reply }, _)) => {
-                    self.replies.insert(ticket, reply.map(protocol::frame_text));
+                    self.replies
+                        .insert(ticket, reply.map(Attachment::into_text));
                 }
                 Ok(_) => {}
                 Err(_) => return,
@@ -545,17 +548,10 @@ impl LineChannel {
 impl HostChannel for LineChannel {
     fn submit(&mut self, ticket: u64, name: &str, params: String) {
         self.drain_replies();
-        let params = match protocol::frame_json(params) {
-            Ok(params) => params,
-            Err(e) => {
-                self.replies.insert(ticket, Err(e));
-                return;
-            }
-        };
         let call = FromChild::Call {
             ticket,
             name: name.into(),
-            params,
+            params: Attachment::new(params),
         };
         if protocol::send(&self.stream, &call, None).is_err() {
             self.replies.insert(ticket, Err(host_gone()));
@@ -570,10 +566,10 @@ impl HostChannel for LineChannel {
             protocol::spin_until_readable(&self.stream, CALL_SPIN);
             match protocol::recv::<ToChild>(&self.stream) {
                 Ok((ToChild::Reply { ticket: t, reply }, _)) if t == ticket => {
-                    return reply.map(protocol::frame_text);
+                    return reply.map(Attachment::into_text);
                 }
                 Ok((ToChild::Reply { ticket: t, reply }, _)) => {
-                    self.replies.insert(t, reply.map(protocol::frame_text));
+                    self.replies.insert(t, reply.map(Attachment::into_text));
                 }
                 Ok(_) => {}
                 Err(_) => return Err(host_gone()),
