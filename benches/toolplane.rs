@@ -317,7 +317,7 @@ fn rows() {
         config.toolplane.worker_path = Some(env!("CARGO_BIN_EXE_toolplane").into());
         let runtime = Toolplane::new(config).unwrap();
         let (mut saves, mut loads) = (Vec::new(), Vec::new());
-        for _ in 0..7 {
+        for _ in 0..15 {
             let pair = must_run(&runtime, &timed);
             saves.push(pair[0].as_f64().unwrap());
             loads.push(pair[1].as_f64().unwrap());
@@ -354,7 +354,7 @@ fn rows() {
             "import asyncio, time, statistics\nfrom toolplane import Toolplane\nfrom toolplane.results import ResultStore\n\
              CODE = {timed:?}\nasync def main():\n    store = ResultStore(max_entries=1000, max_total_bytes=1 << 31, \
              max_entry_bytes=1 << 30)\n    rt = Toolplane(default_backend='monty', sessions=False, result_store=store)\n    \
-             ts = []\n    for _ in range(3):\n        r = await rt.execute(CODE, backend='monty')\n        \
+             ts = []\n    for _ in range(5):\n        r = await rt.execute(CODE, backend='monty')\n        \
              ts.append(sum(r.value))\n    print(statistics.median(ts))\nasyncio.run(main())"
         );
         if let Some(ms) = python_median(&python, &reference) {
