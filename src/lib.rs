@@ -65,10 +65,14 @@
 
 pub mod canonical;
 pub mod capabilities;
+#[cfg(feature = "cli")]
 pub mod cli;
 pub mod config;
 pub mod execution;
+mod host_error;
+#[cfg(feature = "mcp")]
 pub mod mcp;
+pub mod namespace;
 mod runtime;
 pub mod sandbox;
 pub mod stores;

@@ -15,7 +15,7 @@ use crate::sandbox::{Bindings, Engine, EngineHost, RunLimits, RunRequest, RunSpe
 use crate::stores::{ArtifactInfo, ArtifactStore, ResultStore};
 
 /// Names a snippet always has, which inputs may not take.
-pub const RESERVED_NAMES: &[&str] = &["call_tool", "reset_session"];
+pub use crate::namespace::RESERVED_NAMES;
 
 /// Errors of the runtime itself (a snippet's failure is an [`ExecutionResult`], not an error).
 #[derive(Debug, thiserror::Error)]

@@ -8,10 +8,11 @@ Every external is async: the call is dispatched when it is made, and `await` col
 import _toolplane_host as _host
 from binascii import a2b_base64 as _a2b, b2a_base64 as _b2a
 
-RESULTS_SAVE = "toolplane:results/save"
-RESULTS_LOAD = "toolplane:results/load"
-ARTIFACTS_SAVE = "toolplane:artifacts/save"
-ARTIFACTS_LOAD = "toolplane:artifacts/load"
+# The names come from the host (toolplane::namespace), so Rust and this shim cannot disagree.
+RESULTS_SAVE = _host.RESULTS_SAVE
+RESULTS_LOAD = _host.RESULTS_LOAD
+ARTIFACTS_SAVE = _host.ARTIFACTS_SAVE
+ARTIFACTS_LOAD = _host.ARTIFACTS_LOAD
 
 
 class ToolCall:
@@ -152,12 +153,7 @@ def fast_json(module):
     module._toolplane_fast = True
 
 
-STORE_BINDINGS = {
-    "save_result": save_result,
-    "load_result": load_result,
-    "save_artifact": save_artifact,
-    "load_artifact": load_artifact,
-}
+STORE_BINDINGS = {name: globals()[name] for name in _host.STORE_SUGAR}
 
 
 # `_codecs.charmap_*` of every interpreter point here (see `interpreter.rs`): this interpreter's own

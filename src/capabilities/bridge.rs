@@ -8,11 +8,11 @@ use base64::engine::general_purpose::STANDARD;
 use serde_json::Value;
 use serde_json::value::RawValue;
 
-use super::error::HostError;
 use super::registry::{
     ARTIFACTS_LOAD, ARTIFACTS_SAVE, Invocation, RESULTS_LOAD, RESULTS_SAVE, Registry, spawn_tool,
 };
 use crate::canonical::to_canonical_json;
+use crate::host_error::HostError;
 use crate::stores::{ArtifactStore, ResultStore};
 
 /// Dispatches calls from snippets: the store capabilities against this runtime's own stores first,

@@ -3,12 +3,11 @@
 
 mod bridge;
 mod discovery;
-mod error;
 mod registry;
 
+pub use crate::host_error::{BuiltinBase, HostError};
 pub use bridge::Bridge;
 pub use discovery::{call_shape, render_brief, schema_document};
-pub use error::{BuiltinBase, HostError};
 pub use registry::{
     ARTIFACTS_LOAD, ARTIFACTS_SAVE, Capability, RESULTS_LOAD, RESULTS_SAVE, Registry,
     RegistryError, ToolFuture, ToolHandler, is_identifier, unknown_capability,

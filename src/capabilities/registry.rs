@@ -11,7 +11,7 @@ use serde::Serialize;
 use serde::de::DeserializeOwned;
 use serde_json::{Value, json};
 
-use super::error::HostError;
+use crate::host_error::HostError;
 
 /// A host function callable from a snippet: JSON params in, JSON value out.
 pub type ToolHandler = Arc<dyn Fn(Value) -> Result<Value, HostError> + Send + Sync>;
@@ -85,14 +85,7 @@ fn typed_reply<R: Serialize>(name: &str, value: R) -> Result<Value, HostError> {
         .map_err(|e| HostError::runtime(format!("{name} returned a value that is not JSON: {e}")))
 }
 
-/// Canonical names of the store capabilities, dispatched by the bridge.
-pub const RESULTS_SAVE: &str = "toolplane:results/save";
-/// See [`RESULTS_SAVE`].
-pub const RESULTS_LOAD: &str = "toolplane:results/load";
-/// See [`RESULTS_SAVE`].
-pub const ARTIFACTS_SAVE: &str = "toolplane:artifacts/save";
-/// See [`RESULTS_SAVE`].
-pub const ARTIFACTS_LOAD: &str = "toolplane:artifacts/load";
+pub use crate::namespace::{ARTIFACTS_LOAD, ARTIFACTS_SAVE, RESULTS_LOAD, RESULTS_SAVE};
 
 /// One registered capability.
 ///
@@ -373,7 +366,8 @@ impl Registry {
 
     /// Adds a capability; a taken canonical name is an error.
     pub fn register(&self, mut capability: Capability) -> Result<(), RegistryError> {
-        capability.shape = Some(super::call_shape(&capability, crate::RESERVED_NAMES).into());
+        capability.shape =
+            Some(super::call_shape(&capability, crate::namespace::RESERVED_NAMES).into());
         let mut entries = self.entries.write().unwrap_or_else(|e| e.into_inner());
         if entries.iter().any(|c| c.name == capability.name) {
             return Err(RegistryError::Duplicate(capability.name));

@@ -5,7 +5,7 @@ use crate::Toolplane;
 use crate::capabilities::{call_shape, render_brief};
 
 /// Names the sandbox binds before any capability alias.
-pub(super) const RESERVED: &[&str] = crate::RESERVED_NAMES;
+pub(super) const RESERVED: &[&str] = crate::namespace::RESERVED_NAMES;
 
 /// The policy a server was built with, as its texts need it.
 #[derive(Debug, Clone, Copy)]

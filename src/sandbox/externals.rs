@@ -249,6 +249,27 @@ fn raised_to_host(vm: &VirtualMachine, exc: &PyBaseExceptionRef) -> HostError {
 pub(crate) mod _toolplane_host {
     use super::*;
 
+    // The namespace's names, from `crate::namespace`: the shim reads them here.
+    #[pyattr]
+    const RESULTS_SAVE: &str = crate::namespace::RESULTS_SAVE;
+    #[pyattr]
+    const RESULTS_LOAD: &str = crate::namespace::RESULTS_LOAD;
+    #[pyattr]
+    const ARTIFACTS_SAVE: &str = crate::namespace::ARTIFACTS_SAVE;
+    #[pyattr]
+    const ARTIFACTS_LOAD: &str = crate::namespace::ARTIFACTS_LOAD;
+
+    /// The store functions every snippet has, by name.
+    #[pyattr(name = "STORE_SUGAR")]
+    fn store_sugar(vm: &VirtualMachine) -> rustpython_vm::builtins::PyTupleRef {
+        vm.ctx.new_tuple(
+            crate::namespace::STORE_SUGAR
+                .iter()
+                .map(|name| vm.ctx.new_str(*name).into())
+                .collect(),
+        )
+    }
+
     /// Starts a host call and returns its ticket. Problems with the arguments are kept and raised
     /// when the call is awaited, like any host error.
     #[pyfunction]

@@ -38,6 +38,7 @@ fn ruled_out() -> Option<String> {
 
 /// Whether a zygote started now would move onto huge pages, or why not (for `toolplane doctor`).
 /// Tries a collapse of a scratch mapping of its own: the kernel's answer is the only reliable one.
+#[cfg(feature = "cli")]
 pub(crate) fn availability() -> Result<(), String> {
     if let Some(why) = ruled_out() {
         return Err(why);

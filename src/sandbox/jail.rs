@@ -78,6 +78,7 @@ impl Jail {
     }
 
     /// One line for `toolplane doctor`.
+    #[cfg(feature = "cli")]
     pub(crate) fn summary(&self) -> String {
         format!(
             "no capabilities, no_new_privs, seccomp allowlist ({} BPF instructions for a fresh run, {} for a \

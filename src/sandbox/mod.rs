@@ -34,14 +34,14 @@ pub use memory::CountingAllocator;
 pub(crate) use process::ProcessEngine;
 
 /// Whether the zygote moves onto transparent huge pages here, or why not (`toolplane doctor`).
-#[cfg(target_os = "linux")]
+#[cfg(all(target_os = "linux", feature = "cli"))]
 pub(crate) fn huge_pages_availability() -> Result<(), String> {
     hugepages::availability()
 }
 
 /// What the process engine's jail holds here (`toolplane doctor`): the allowlist's size, or why the
 /// filters cannot be made on this machine.
-#[cfg(target_os = "linux")]
+#[cfg(all(target_os = "linux", feature = "cli"))]
 pub(crate) fn jail_summary() -> Result<String, String> {
     jail::Jail::new().map(|jail| jail.summary())
 }

@@ -12,7 +12,7 @@ use serde::de::DeserializeOwned;
 use serde::{Deserialize, Serialize};
 
 use super::{RunReport, RunSpec};
-use crate::capabilities::HostError;
+use crate::host_error::HostError;
 
 /// Bumped when the messages change: the host refuses a worker that speaks another version.
 pub(crate) const PROTOCOL_VERSION: u32 = 4;

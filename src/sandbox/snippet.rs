@@ -200,13 +200,7 @@ pub(crate) struct Bindings {
     pub capabilities: Vec<(String, String, std::sync::Arc<str>)>,
 }
 
-/// The store sugar every snippet has (inputs may shadow it).
-const STORE_SUGAR: &[&str] = &[
-    "save_result",
-    "load_result",
-    "save_artifact",
-    "load_artifact",
-];
+use crate::namespace::{CALL_TOOL, RESET_SESSION, STORE_SUGAR};
 
 /// Fresh runs wrap the snippet in `async def`; session runs execute module code over kept globals.
 pub(crate) enum Mode<'a> {
@@ -555,9 +549,9 @@ fn bind(
         )?;
         globals.set_item(alias.as_str(), func, vm)?;
     }
-    globals.set_item("call_tool", prelude.get_attr("call_tool", vm)?, vm)?;
+    globals.set_item(CALL_TOOL, prelude.get_attr(CALL_TOOL, vm)?, vm)?;
     if session {
-        globals.set_item("reset_session", prelude.get_attr("reset_session", vm)?, vm)?;
+        globals.set_item(RESET_SESSION, prelude.get_attr(RESET_SESSION, vm)?, vm)?;
     }
     Ok(())
 }
@@ -580,9 +574,9 @@ fn binding_names(
             .iter()
             .map(|(alias, ..)| vm.ctx.new_str(alias.as_str()).into()),
     );
-    names.push(vm.ctx.new_str("call_tool").into());
+    names.push(vm.ctx.new_str(CALL_TOOL).into());
     if session {
-        names.push(vm.ctx.new_str("reset_session").into());
+        names.push(vm.ctx.new_str(RESET_SESSION).into());
     }
     vm.ctx.new_tuple(names).into()
 }

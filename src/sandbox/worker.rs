@@ -27,7 +27,7 @@ use super::protocol::{
     self, Attachment, FromChild, FromZygote, PROTOCOL_VERSION, ToChild, ToZygote,
 };
 use super::{HostChannel, RunLimits, RunSpec, memory, run_in, snippet};
-use crate::capabilities::HostError;
+use crate::host_error::HostError;
 
 /// The environment variable that starts this executable as a worker.
 pub(crate) const WORKER_ENV: &str = "TOOLPLANE_WORKER";

@@ -6,8 +6,8 @@ use std::sync::{Arc, Mutex};
 
 use super::clock::{Clock, MonotonicClock};
 use super::handle::{new_handle, py_repr};
-use crate::capabilities::HostError;
 use crate::config::ArtifactsConfig;
+use crate::host_error::HostError;
 
 /// The filename used when a snippet gives none.
 pub const DEFAULT_ARTIFACT_FILENAME: &str = "artifact.bin";

@@ -5,8 +5,8 @@ use std::sync::{Arc, Mutex};
 
 use super::clock::{Clock, MonotonicClock};
 use super::handle::{new_handle, py_repr};
-use crate::capabilities::HostError;
 use crate::config::ResultsConfig;
+use crate::host_error::HostError;
 
 /// What the store knows of one saved result (without its payload).
 #[derive(Debug, Clone, PartialEq, serde::Serialize)]

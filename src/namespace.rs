@@ -1,0 +1,35 @@
+//! The names a snippet's namespace is made of, in one place: the Rust side binds and checks them from
+//! here, and the sandbox shim (`stdlib-shims/_toolplane.py`) reads the same constants from the native
+//! `_toolplane_host` module when the interpreter starts, so the two can never disagree.
+//!
+//! Precedence when names meet: [`RESERVED_NAMES`] > capability aliases > [`STORE_SUGAR`]; a run's inputs
+//! may shadow only the store sugar.
+//!
+//! ```
+//! use toolplane::namespace::{RESERVED_NAMES, STORE_SUGAR};
+//! assert!(RESERVED_NAMES.contains(&"call_tool"));
+//! assert!(STORE_SUGAR.contains(&"save_result"));
+//! ```
+
+/// `await call_tool("canonical/name", {...})`: every snippet has it.
+pub const CALL_TOOL: &str = "call_tool";
+/// `await reset_session()`: sessions only.
+pub const RESET_SESSION: &str = "reset_session";
+/// Names no capability alias and no input may take.
+pub const RESERVED_NAMES: &[&str] = &[CALL_TOOL, RESET_SESSION];
+/// The store functions every snippet has; inputs may shadow them.
+pub const STORE_SUGAR: &[&str] = &[
+    "save_result",
+    "load_result",
+    "save_artifact",
+    "load_artifact",
+];
+
+/// Canonical names of the store capabilities, dispatched by the bridge.
+pub const RESULTS_SAVE: &str = "toolplane:results/save";
+/// See [`RESULTS_SAVE`].
+pub const RESULTS_LOAD: &str = "toolplane:results/load";
+/// See [`RESULTS_SAVE`].
+pub const ARTIFACTS_SAVE: &str = "toolplane:artifacts/save";
+/// See [`RESULTS_SAVE`].
+pub const ARTIFACTS_LOAD: &str = "toolplane:artifacts/load";
