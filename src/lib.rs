@@ -77,6 +77,14 @@ mod runtime;
 pub mod sandbox;
 pub mod stores;
 
+// The Rust examples in the README and the embedding guide are compiled and run as doctests.
+#[cfg(doctest)]
+#[doc = include_str!("../README.md")]
+struct ReadmeExamples;
+#[cfg(doctest)]
+#[doc = include_str!("../docs/embedding.md")]
+struct EmbeddingGuideExamples;
+
 pub use capabilities::{
     Bridge, BuiltinBase, Capability, HostError, Registry, RegistryError, ToolError, ToolFuture,
 };

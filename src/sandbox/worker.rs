@@ -70,7 +70,7 @@ const PRE_IMPORTS: &[&str] = &[
     "pprint",
 ];
 /// The trusted snippet a zygote and each pre-forked child run before serving, so the pages a run
-/// touches are already theirs (fork-notes.md: this takes a run from ~1.3 ms to ~0.3 ms).
+/// touches are already theirs (docs/architecture.md, design note 10).
 const WARM_UP: &str = "import json\nx = json.dumps({'a': [1 + 1, 'b']})\nreturn json.loads(x)";
 
 static WORKER_CAPABLE: AtomicBool = AtomicBool::new(false);
@@ -445,7 +445,7 @@ fn child_main(
         unsafe { libc::close(*fd) };
     }
     // The thread-local RNG state was copied from the zygote: without a reseed every child would draw
-    // the same numbers (fork-notes.md, pitfall 1).
+    // the same numbers (docs/architecture.md, design note 1).
     let _ = rand::rng().reseed();
     reseed_random_module(sandbox);
     let line = line.into_raw_fd();
