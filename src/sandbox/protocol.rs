@@ -1,7 +1,8 @@
 //! The messages between the host and its worker processes, and their framing: a 4-byte little-endian
-//! length, then the message as JSON, then the message's attachment if it has one (a host call's JSON). A frame may carry one file descriptor (`SCM_RIGHTS`) on its first
-//! byte, which is how new sockets travel: the host hands the zygote one end of each child's socket, and a
-//! session holder hands the host the line of its standby.
+//! length, then the message as JSON, then the message's attachment if it has one (a host call's JSON).
+//! A frame may carry one file descriptor (`SCM_RIGHTS`) on its first byte, which is how new sockets
+//! travel: the host hands the zygote one end of each child's socket, and a session holder hands the host
+//! the line of its standby.
 
 use std::io::{self, IoSlice, IoSliceMut, Read, Write};
 use std::os::fd::{AsRawFd, FromRawFd, OwnedFd, RawFd};
