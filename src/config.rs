@@ -70,6 +70,7 @@ impl Default for ToolplaneConfig {
 /// ```
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "kebab-case")]
+#[non_exhaustive]
 pub enum Isolation {
     /// Each run in a process forked from a pre-warmed zygote and jailed (no capabilities, a seccomp
     /// allowlist): hard memory and time limits (RLIMIT_AS, SIGKILL), crash containment, session

@@ -5,6 +5,7 @@ use std::fmt;
 /// The Python builtin a host error is raised as in the snippet, so `except ValueError:` works for every
 /// store error, `except PermissionError:` for policy, and `except LookupError:` for unknown capabilities.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+#[non_exhaustive]
 pub enum BuiltinBase {
     /// `ValueError`: store errors (unknown handle, caps, non-JSON values).
     ValueError,

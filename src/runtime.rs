@@ -19,6 +19,7 @@ pub use crate::namespace::RESERVED_NAMES;
 
 /// Errors of the runtime itself (a snippet's failure is an [`ExecutionResult`], not an error).
 #[derive(Debug, thiserror::Error)]
+#[non_exhaustive]
 pub enum Error {
     /// The config is invalid.
     #[error(transparent)]

@@ -303,6 +303,7 @@ pub fn is_identifier(s: &str) -> bool {
 
 /// An error registering a capability.
 #[derive(Debug, thiserror::Error, PartialEq, Eq)]
+#[non_exhaustive]
 pub enum RegistryError {
     /// The canonical name is taken.
     #[error("Capability already registered: {0}")]

@@ -53,6 +53,7 @@ pub const ARTIFACTS_URI_PREFIX: &str = "toolplane://artifacts/";
 
 /// How clients reach the server.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[non_exhaustive]
 pub enum Transport {
     /// One client over stdin/stdout: stores and session on.
     Stdio,
