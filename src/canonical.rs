@@ -62,7 +62,7 @@ fn write_number(out: &mut String, n: &serde_json::Number) {
         if !text.contains(['.', 'e', 'E']) {
             out.push_str(&text);
         } else if let Some(f) = n.as_f64() {
-            out.push_str(&py_float_repr(f));
+            write_py_float(out, f);
         } else {
             // Beyond f64 (only a parsed text can be): kept as written rather than lost.
             out.push_str(&text);
@@ -107,6 +107,18 @@ pub fn write_text(out: &mut String, text: &str) {
     }
     out.push_str(&text[plain_from..]);
     out.push('"');
+}
+
+/// Whether [`write_text`] writes `text` unchanged between quotes: printable ASCII only, with no `"` or
+/// `\\`.
+///
+/// ```
+/// assert!(toolplane::canonical::is_plain("row-17"));
+/// assert!(!toolplane::canonical::is_plain("café"));
+/// ```
+pub fn is_plain(text: &str) -> bool {
+    text.bytes()
+        .all(|b| matches!(b, 0x20..=0x7e) && b != b'"' && b != b'\\')
 }
 
 /// How many bytes [`write_text`] / [`write_str`] write for these code points, quotes included: what
@@ -158,51 +170,106 @@ fn write_code_point(out: &mut String, cp: u32) {
 /// assert_eq!(py_float_repr(123.456), "123.456");
 /// ```
 pub fn py_float_repr(f: f64) -> String {
+    let mut out = String::new();
+    write_py_float(&mut out, f);
+    out
+}
+
+/// [`py_float_repr`] appended to `out`, with no allocation beyond `out`'s own growth (a large list of
+/// floats is written one after another).
+///
+/// ```
+/// let mut out = String::from("[");
+/// toolplane::canonical::write_py_float(&mut out, -2.5e-7);
+/// assert_eq!(out, "[-2.5e-07");
+/// ```
+pub fn write_py_float(out: &mut String, f: f64) {
     if f.is_nan() {
-        return "NaN".into();
+        out.push_str("NaN");
+        return;
     }
     if f.is_infinite() {
-        return if f > 0.0 {
-            "Infinity".into()
-        } else {
-            "-Infinity".into()
-        };
+        out.push_str(if f > 0.0 { "Infinity" } else { "-Infinity" });
+        return;
     }
-    let sci = format!("{f:e}");
-    let (mantissa, exp) = sci.split_once('e').unwrap_or((&sci, "0"));
+    // `{:e}` gives the shortest round-trip digits as `d.ddde±x`: at most 24 bytes for an f64.
+    let mut sci = StackText::<32>::default();
+    let _ = write!(sci, "{f:e}");
+    let sci = sci.as_str();
+    let (mantissa, exp) = sci.split_once('e').unwrap_or((sci, "0"));
     let exp: i32 = exp.parse().unwrap_or(0);
-    let (sign, mantissa) = match mantissa.strip_prefix('-') {
-        Some(m) => ("-", m),
-        None => ("", mantissa),
-    };
-    let digits: String = mantissa.chars().filter(|c| *c != '.').collect();
-    let mut out = String::from(sign);
+    if let Some(unsigned) = mantissa.strip_prefix('-') {
+        out.push('-');
+        return write_digits(out, unsigned, exp);
+    }
+    write_digits(out, mantissa, exp);
+}
+
+/// Places `d.ddd` × 10^`exp` (one digit before the point, as `{:e}` writes it) as Python's repr does.
+fn write_digits(out: &mut String, mantissa: &str, exp: i32) {
+    let (lead, rest) = mantissa.split_once('.').unwrap_or((mantissa, ""));
     if (-5 < exp) && (exp < 16) {
         if exp < 0 {
             out.push_str("0.");
             out.extend(std::iter::repeat_n('0', (-exp - 1) as usize));
-            out.push_str(&digits);
+            out.push_str(lead);
+            out.push_str(rest);
         } else {
-            let int_len = exp as usize + 1;
-            if digits.len() <= int_len {
-                out.push_str(&digits);
-                out.extend(std::iter::repeat_n('0', int_len - digits.len()));
+            // `exp` digits of `rest` go before the point.
+            let before = exp as usize;
+            out.push_str(lead);
+            if rest.len() <= before {
+                out.push_str(rest);
+                out.extend(std::iter::repeat_n('0', before - rest.len()));
                 out.push_str(".0");
             } else {
-                out.push_str(&digits[..int_len]);
+                out.push_str(&rest[..before]);
                 out.push('.');
-                out.push_str(&digits[int_len..]);
+                out.push_str(&rest[before..]);
             }
         }
     } else {
-        out.push_str(&digits[..1]);
-        if digits.len() > 1 {
+        out.push_str(lead);
+        if !rest.is_empty() {
             out.push('.');
-            out.push_str(&digits[1..]);
+            out.push_str(rest);
         }
         let _ = write!(out, "e{}{:02}", if exp < 0 { '-' } else { '+' }, exp.abs());
     }
-    out
+}
+
+/// A fixed buffer to format into without allocating (text longer than `N` is refused).
+struct StackText<const N: usize> {
+    bytes: [u8; N],
+    len: usize,
+}
+
+impl<const N: usize> Default for StackText<N> {
+    fn default() -> Self {
+        Self {
+            bytes: [0; N],
+            len: 0,
+        }
+    }
+}
+
+impl<const N: usize> StackText<N> {
+    fn as_str(&self) -> &str {
+        // Only whole `&str`s are copied in (see `write_str`).
+        std::str::from_utf8(&self.bytes[..self.len]).unwrap_or("")
+    }
+}
+
+impl<const N: usize> std::fmt::Write for StackText<N> {
+    fn write_str(&mut self, piece: &str) -> std::fmt::Result {
+        let end = self.len + piece.len();
+        if end > N {
+            return Err(std::fmt::Error);
+        }
+        self.bytes[self.len..end].copy_from_slice(piece.as_bytes());
+        self.len = end;
+        Ok(())
+    }
 }
 
 /// Re-indents JSON text for people (two spaces, one member per line, as `serde_json`'s pretty
@@ -350,6 +417,14 @@ mod tests {
             (1e100, "1e+100"),
             (-2.5e-300, "-2.5e-300"),
             (123456789.125, "123456789.125"),
+            (1.0, "1.0"),
+            (12.0, "12.0"),
+            (0.5, "0.5"),
+            (1e15, "1000000000000000.0"),
+            (1.2345678901234567e19, "1.2345678901234567e+19"),
+            (f64::MAX, "1.7976931348623157e+308"),
+            (f64::MIN_POSITIVE, "2.2250738585072014e-308"),
+            (5e-324, "5e-324"),
         ] {
             assert_eq!(py_float_repr(f), want, "repr of {f}");
         }

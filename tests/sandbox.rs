@@ -987,3 +987,49 @@ fn surrogates_stay(rt: &Toolplane) {
     let built = run(rt, "await save_result(chr(0xD800))");
     assert_eq!(error(&built), (kind, message));
 }
+
+/// A value's own conversion may run snippet code (a class posing as `datetime.date` has its own
+/// `isoformat`) that changes the container being written: the writer re-reads it and never sees a
+/// freed item, in both engines, for save_result, return values and json.dumps alike.
+#[test]
+fn containers_changed_while_they_are_written_stay_sound() {
+    let code = "import datetime, json\n\
+        class date(datetime.date):\n    __module__ = 'datetime'\n    def isoformat(self):\n        \
+        rows.clear()\n        meta['late'] = [1, 2]\n        return 'x'\n\
+        rows = [date(2024, 1, 2), 1, 'two', [3]]\n\
+        meta = {'a': date(2024, 1, 2), 'b': 2}\n\
+        saved = await load_result(await save_result(rows))\n\
+        loaded = await load_result(await save_result(meta))\n\
+        rows = [date(2024, 1, 2), 1, 'two', [3]]\n\
+        return [saved, loaded, rows, json.loads(json.dumps([1, 2.5]))]";
+    for isolation in common::isolations() {
+        let rt = Toolplane::new(common::config_for(isolation)).unwrap();
+        let r = run(&rt, code);
+        // The list ends where it was cleared; the dict shows the entry added on the way; the
+        // return value is written while `rows` is cleared again.
+        assert_eq!(
+            value(&r),
+            json!([["x"], {"a": "x", "b": 2, "late": [1, 2]}, ["x"], [1, 2.5]]),
+            "{isolation:?}"
+        );
+    }
+}
+
+/// Floats, ints and texts keep Python's json.dumps spelling through the writer's fast paths.
+#[test]
+fn scalars_are_written_as_python_writes_them() {
+    let rt = Toolplane::new(Config::default()).unwrap();
+    let r = run(
+        &rt,
+        "import json\nvals = [0.5, -0.0, 1e16, 1.5e-07, 123456789.125, 2**63, -2**63, 2**64, -2**70, 7, \
+         'plain', 'q\"b\\\\', 'caf\\u00e9', '\\n', True, None]\n\
+         h = await save_result(vals)\nreturn [json.dumps(vals), h]",
+    );
+    let pair = value(&r);
+    let expected = r#"[0.5, -0.0, 1e+16, 1.5e-07, 123456789.125, 9223372036854775808, -9223372036854775808, 18446744073709551616, -1180591620717411303424, 7, "plain", "q\"b\\", "caf\u00e9", "\n", true, null]"#;
+    assert_eq!(pair[0], json!(expected));
+    assert_eq!(
+        &*rt.result_payload(pair[1].as_str().unwrap()).unwrap(),
+        expected
+    );
+}

@@ -6,12 +6,13 @@
 //! so hostile data is a `ValueError`, never a native stack overflow.
 
 use std::borrow::Cow;
-use std::collections::{HashMap, HashSet};
+use std::collections::HashMap;
 
+use num_traits::ToPrimitive;
 use rustpython_vm::builtins::{PyBaseExceptionRef, PyDict, PyFloat, PyInt, PyList, PyStr, PyTuple};
 use rustpython_vm::{AsObject, PyObject, PyObjectRef, PyRef, PyResult, VirtualMachine};
 
-use crate::canonical::{py_float_repr, write_str, write_text};
+use crate::canonical::{py_float_repr, write_py_float, write_str, write_text};
 
 /// Deepest nesting accepted in either direction.
 pub(crate) const MAX_JSON_DEPTH: usize = 512;
@@ -96,7 +97,7 @@ pub(crate) fn to_json_between(
     let mut writer = Writer {
         vm,
         out: String::new(),
-        path: HashSet::new(),
+        path: Vec::new(),
         mode,
     };
     writer.room(prefix.len())?;
@@ -110,7 +111,10 @@ pub(crate) fn to_json_between(
 struct Writer<'vm> {
     vm: &'vm VirtualMachine,
     out: String,
-    path: HashSet<usize>,
+    /// The containers being written, outermost first (a cycle is a container already on it): a
+    /// stack searched from the top, as values nest a few levels deep and never past
+    /// [`MAX_JSON_DEPTH`].
+    path: Vec<usize>,
     mode: Mode,
 }
 
@@ -152,25 +156,49 @@ impl Writer<'_> {
             .map_err(|_| ToJsonError::OutOfMemory(self.out.len().saturating_add(bytes)))
     }
 
-    fn enter(&mut self, obj: &PyObject, depth: usize) -> Result<usize, ToJsonError> {
+    fn enter(&mut self, obj: &PyObject, depth: usize) -> Result<(), ToJsonError> {
         if depth >= MAX_JSON_DEPTH {
             return Err(ToJsonError::TooDeep);
         }
         let id = obj.get_id();
-        if !self.path.insert(id) {
+        if self.path.iter().rev().any(|&open| open == id) {
             return Err(ToJsonError::Circular);
         }
-        Ok(id)
+        self.path.push(id);
+        Ok(())
+    }
+
+    fn leave(&mut self) {
+        self.path.pop();
     }
 
     fn value(&mut self, obj: &PyObject, depth: usize) -> Result<(), ToJsonError> {
+        if self.scalar(obj)? {
+            return Ok(());
+        }
+        if let Some(list) = obj.downcast_ref::<PyList>() {
+            self.list(obj, list, depth)
+        } else if let Some(tuple) = obj.downcast_ref::<PyTuple>() {
+            self.array(obj, tuple.as_slice(), depth)
+        } else if let Some(dict) = obj.downcast_ref::<PyDict>() {
+            self.dict(obj, dict, depth)
+        } else {
+            self.other(obj, depth)
+        }
+    }
+
+    /// Writes `obj` if it is a scalar (None, bool, int, float, str: nothing that runs Python code)
+    /// and says whether it was one.
+    fn scalar(&mut self, obj: &PyObject) -> Result<bool, ToJsonError> {
         let vm = self.vm;
-        // Enough for a separator, brackets, a literal or a float; texts and ints reserve their own.
+        // Enough for a separator, brackets, a literal or a float; texts and big ints reserve their own.
         self.room(64)?;
         if self.mode == Mode::JsonModule && !is_exact_json_type(vm, obj) {
             return Err(ToJsonError::NotSerializable(type_name(obj)));
         }
-        if vm.is_none(obj) {
+        if let Some(s) = obj.downcast_ref::<PyStr>() {
+            self.text(s)?;
+        } else if vm.is_none(obj) {
             self.out.push_str("null");
         } else if obj.class().is(vm.ctx.types.bool_type) {
             self.out.push_str(if obj.is(&vm.ctx.true_value) {
@@ -179,66 +207,123 @@ impl Writer<'_> {
                 "false"
             });
         } else if let Some(i) = obj.downcast_ref::<PyInt>() {
-            let digits = i.as_bigint().to_string();
-            self.room(digits.len())?;
-            self.out.push_str(&digits);
+            self.int(i)?;
         } else if let Some(f) = obj.downcast_ref::<PyFloat>() {
             let f = f.to_f64();
             if !f.is_finite() {
                 return Err(ToJsonError::NonFinite);
             }
-            self.out.push_str(&py_float_repr(f));
-        } else if let Some(s) = obj.downcast_ref::<PyStr>() {
-            self.text(s)?;
-        } else if let Some(list) = obj.downcast_ref::<PyList>() {
-            let items: Vec<PyObjectRef> = list.borrow_vec().to_vec();
-            self.array(obj, &items, depth)?;
-        } else if let Some(tuple) = obj.downcast_ref::<PyTuple>() {
-            let items: Vec<PyObjectRef> = tuple.as_slice().to_vec();
-            self.array(obj, &items, depth)?;
-        } else if let Some(dict) = obj.downcast_ref::<PyDict>() {
-            let id = self.enter(obj, depth)?;
-            self.out.push('{');
-            for (i, (k, v)) in dict.items_vec().into_iter().enumerate() {
-                if i > 0 {
-                    self.out.push_str(", ");
-                }
-                self.key(&k)?;
-                self.out.push_str(": ");
-                self.value(&v, depth + 1)?;
-            }
-            self.out.push('}');
-            self.path.remove(&id);
+            write_py_float(&mut self.out, f);
         } else {
-            self.other(obj, depth)?;
+            return Ok(false);
+        }
+        Ok(true)
+    }
+
+    /// An int's exact digits; one that fits 64 bits is written without an allocation.
+    fn int(&mut self, i: &PyInt) -> Result<(), ToJsonError> {
+        if let Some(small) = i.as_bigint().to_i64() {
+            self.out.push_str(itoa::Buffer::new().format(small));
+        } else {
+            let digits = i.as_bigint().to_string();
+            self.room(digits.len())?;
+            self.out.push_str(&digits);
         }
         Ok(())
     }
 
+    /// A list, by index and re-read at each step: converting an item (`isoformat`) may run Python code
+    /// that changes the list. A run of scalars is written under one borrow, as they run none.
+    fn list(&mut self, obj: &PyObject, list: &PyList, depth: usize) -> Result<(), ToJsonError> {
+        self.enter(obj, depth)?;
+        self.out.push('[');
+        let mut at = 0;
+        loop {
+            let nested = {
+                let items = list.borrow_vec();
+                let mut nested = None;
+                while let Some(item) = items.get(at) {
+                    if at > 0 {
+                        self.room(2)?;
+                        self.out.push_str(", ");
+                    }
+                    at += 1;
+                    if !self.scalar(item)? {
+                        nested = Some(item.clone());
+                        break;
+                    }
+                }
+                nested
+            };
+            match nested {
+                Some(item) => self.value(&item, depth + 1)?,
+                None => break,
+            }
+        }
+        self.room(1)?;
+        self.out.push(']');
+        self.leave();
+        Ok(())
+    }
+
+    /// A tuple's items (a tuple cannot change) or a copy of a set's.
     fn array(
         &mut self,
         obj: &PyObject,
         items: &[PyObjectRef],
         depth: usize,
     ) -> Result<(), ToJsonError> {
-        let id = self.enter(obj, depth)?;
+        self.enter(obj, depth)?;
         self.out.push('[');
         for (i, item) in items.iter().enumerate() {
             if i > 0 {
+                self.room(2)?;
                 self.out.push_str(", ");
             }
             self.value(item, depth + 1)?;
         }
+        self.room(1)?;
         self.out.push(']');
-        self.path.remove(&id);
+        self.leave();
+        Ok(())
+    }
+
+    /// A dict, entry by entry (each read as new references): a change made while it is written is
+    /// seen, never a dangling entry.
+    fn dict(&mut self, obj: &PyObject, dict: &PyDict, depth: usize) -> Result<(), ToJsonError> {
+        self.enter(obj, depth)?;
+        self.out.push('{');
+        let mut position = 0;
+        while let Some((next, key, value)) = dict.next_entry(position) {
+            if position > 0 {
+                self.room(2)?;
+                self.out.push_str(", ");
+            }
+            position = next;
+            self.key(&key)?;
+            self.room(2)?;
+            self.out.push_str(": ");
+            self.value(&value, depth + 1)?;
+        }
+        self.room(1)?;
+        self.out.push('}');
+        self.leave();
         Ok(())
     }
 
     /// A str: strictly, valid Unicode only; a return value gets U+FFFD for a lone surrogate.
     fn text(&mut self, s: &PyStr) -> Result<(), ToJsonError> {
         if let Some(text) = s.to_str() {
-            self.room(crate::canonical::escaped_len(text.chars().map(u32::from)))?;
-            write_text(&mut self.out, text);
+            if crate::canonical::is_plain(text) {
+                // Nothing to escape: the text as it is, between quotes.
+                self.room(text.len() + 2)?;
+                self.out.push('"');
+                self.out.push_str(text);
+                self.out.push('"');
+            } else {
+                self.room(crate::canonical::escaped_len(text.chars().map(u32::from)))?;
+                write_text(&mut self.out, text);
+            }
             return Ok(());
         }
         let lone = s
@@ -268,6 +353,8 @@ impl Writer<'_> {
 
     fn key(&mut self, key: &PyObject) -> Result<(), ToJsonError> {
         let vm = self.vm;
+        // Enough for a literal, an int that fits 64 bits or a float, quoted; texts reserve their own.
+        self.room(64)?;
         if self.mode == Mode::JsonModule && !is_exact_json_type(vm, key) {
             return Err(ToJsonError::BadKey(type_name(key)));
         }
@@ -283,7 +370,11 @@ impl Writer<'_> {
             })
             .to_string()
         } else if let Some(i) = key.downcast_ref::<PyInt>() {
-            i.as_bigint().to_string()
+            self.out.push('"');
+            self.int(i)?;
+            self.room(1)?;
+            self.out.push('"');
+            return Ok(());
         } else if let Some(f) = key.downcast_ref::<PyFloat>() {
             let f = f.to_f64();
             if !f.is_finite() {
@@ -508,8 +599,11 @@ impl<'a> Parser<'a> {
             }
             self.pos += 1;
         }
-        let text = std::str::from_utf8(&self.bytes[start..self.pos])
-            .map_err(|_| self.error("bad number"))?;
+        // Only ASCII was consumed: both ends are char boundaries.
+        let text = self
+            .text
+            .get(start..self.pos)
+            .ok_or_else(|| self.error("bad number"))?;
         if is_float {
             let f: f64 = text.parse().map_err(|_| self.error("bad number"))?;
             return Ok(vm.ctx.new_float(f).into());
