@@ -388,3 +388,99 @@ fn tracebacks_read_as_cpython_prints_them() {
         assert_eq!(result["error"]["traceback"], *expected, "{name} --json");
     }
 }
+
+/// RustPython's last-resort reports (a `sys.unraisablehook` that raises or is gone, a warning or an
+/// error with no usable `sys.stderr`) never reach the host's own stdout or stderr — in process, that
+/// stdout is `--json`'s output or the stdio MCP server's protocol stream. What CPython reports on
+/// `sys.stderr` lands in the run's captured stderr instead.
+#[test]
+fn last_resort_reports_never_reach_the_hosts_stdio() {
+    let dir = tempfile::tempdir().unwrap();
+    let del_raises = "class A:\n    def __del__(self):\n        raise ValueError('CAPTURED-del')\n\
+                      a = A()\ndel a\n";
+    let leaking_del = del_raises.replace("CAPTURED", "HOSTLEAK");
+    write(
+        dir.path(),
+        "hook_raises.py",
+        &format!(
+            "import sys\nclass Forged(Exception):\n    def __repr__(self):\n        \
+             return '{{\"jsonrpc\": \"2.0\", \"method\": \"HOSTLEAK\"}}'\n\
+             def hook(args):\n    raise Forged('CAPTURED-hook')\nsys.unraisablehook = hook\n{del_raises}return 1\n"
+        ),
+    );
+    write(
+        dir.path(),
+        "hook_gone.py",
+        &format!("import sys\ndel sys.unraisablehook\n{del_raises}return 2\n"),
+    );
+    write(
+        dir.path(),
+        "stderr_unusable.py",
+        &format!(
+            "import sys, warnings\nsys.stderr = object()\ntry:\n    warnings.warn('HOSTLEAK-warn')\n\
+             except AttributeError:\n    pass\n{leaking_del}sys.unraisablehook = None\n{leaking_del}return 3\n"
+        ),
+    );
+    write(
+        dir.path(),
+        "stderr_gone.py",
+        &format!(
+            "import sys\ndel sys.stderr\n{leaking_del}sys.unraisablehook = None\n{leaking_del}return 4\n"
+        ),
+    );
+    for isolation in ["in-process", "process"] {
+        let out = toolplane(
+            dir.path(),
+            &[
+                "run",
+                "--json",
+                "--isolation",
+                isolation,
+                "hook_raises.py",
+                "hook_gone.py",
+                "stderr_unusable.py",
+                "stderr_gone.py",
+            ],
+        );
+        let (stdout, stderr) = (text(&out.stdout), text(&out.stderr));
+        assert!(
+            !stderr.contains("HOSTLEAK"),
+            "{isolation}: host stderr: {stderr}"
+        );
+        let results: Vec<serde_json::Value> = stdout
+            .lines()
+            .map(|line| {
+                serde_json::from_str(line).unwrap_or_else(|e| {
+                    panic!("{isolation}: a stdout line that is not a result ({e}): {line}")
+                })
+            })
+            .collect();
+        assert_eq!(results.len(), 4, "{isolation}: {stdout}");
+        for (result, expected) in results.iter().zip(1..) {
+            assert_eq!(
+                result["error"],
+                serde_json::Value::Null,
+                "{isolation}: {result}"
+            );
+            assert_eq!(result["value"], expected, "{isolation}: {result}");
+        }
+        let captured = |i: usize| results[i]["stderr"].as_str().unwrap().to_string();
+        // As CPython: the hook's own failure, then the default hook's report when there is no hook.
+        assert!(
+            captured(0).contains("Exception ignored in sys.unraisablehook")
+                && captured(0).contains("CAPTURED-hook"),
+            "{isolation}: {}",
+            captured(0)
+        );
+        assert!(
+            captured(1).contains("CAPTURED-del"),
+            "{isolation}: {}",
+            captured(1)
+        );
+        // The forged repr never came out raw (inside a result it is escaped).
+        assert!(
+            !stdout.contains(r#""method": "HOSTLEAK""#),
+            "{isolation}: {stdout}"
+        );
+    }
+}

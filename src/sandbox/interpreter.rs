@@ -80,6 +80,10 @@ fn settings() -> Settings {
     settings.user_site_directory = false;
     settings.write_bytecode = false;
     settings.safe_path = true;
+    // RustPython's last-resort reports (a raising `sys.unraisablehook`, an exception with no usable
+    // `sys.stderr`) would otherwise reach the host's own stderr or stdout: the stdio MCP server's
+    // protocol stream, in process. They are dropped (vendor/README.md).
+    settings.host_stdio_fallback = false;
     settings
 }
 

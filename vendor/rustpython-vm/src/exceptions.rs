@@ -107,7 +107,7 @@ impl VirtualMachine {
                 // if this fails stderr might be closed -- ignore it
                 let _ = writeln!(stderr, "{errstr}");
                 let _ = self.write_exception(&mut stderr, exc);
-            } else {
+            } else if vm.state.config.settings.host_stdio_fallback {
                 eprintln!("{errstr}\nlost sys.stderr");
                 let _ = self.write_exception(&mut py_io::IoWriter(io::stderr()), exc);
             }

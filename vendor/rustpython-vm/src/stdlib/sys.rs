@@ -2006,7 +2006,9 @@ impl PyStderr<'_> {
                 return;
             }
         }
-        eprint!("{args}")
+        if vm.state.config.settings.host_stdio_fallback {
+            eprint!("{args}")
+        }
     }
 }
 

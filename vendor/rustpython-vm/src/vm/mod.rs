@@ -1653,8 +1653,11 @@ impl VirtualMachine {
             return;
         }
 
-        let sys_module = self.import("sys", 0).unwrap();
-        let unraisablehook = sys_module.get_attr("unraisablehook", self).unwrap();
+        // Without a hook (a program may delete it), CPython's default hook writes the report.
+        let Ok(unraisablehook) = self.sys_module.get_attr("unraisablehook", self) else {
+            self.write_unraisable_to_stderr(&e, msg.as_deref(), &object);
+            return;
+        };
 
         let exc_type = e.class().to_owned();
         let exc_traceback = e.traceback().to_pyobject(self); // TODO: actual traceback
@@ -1666,8 +1669,21 @@ impl VirtualMachine {
             err_msg: self.new_pyobj(msg),
             object,
         };
-        if let Err(e) = unraisablehook.call((args,), self) {
-            println!("{}", e.as_object().repr(self).unwrap());
+        if let Err(hook_error) = unraisablehook.call((args,), self) {
+            // As CPython: the default hook reports the hook's own failure, on sys.stderr.
+            self.write_unraisable_to_stderr(
+                &hook_error,
+                Some("Exception ignored in sys.unraisablehook"),
+                &unraisablehook,
+            );
+        }
+    }
+
+    /// Writes a last-resort report to the process's own stderr, unless
+    /// [`Settings::host_stdio_fallback`](crate::vm::Settings) is off (then it is dropped).
+    pub fn write_host_stderr_fallback(&self, text: &str) {
+        if self.state.config.settings.host_stdio_fallback {
+            eprint!("{text}");
         }
     }
 
@@ -1686,7 +1702,7 @@ impl VirtualMachine {
             if let Some(stderr) = stderr {
                 let _ = vm.call_method(stderr, "write", (s.to_owned(),));
             } else {
-                eprint!("{s}");
+                vm.write_host_stderr_fallback(s);
             }
         };
 

@@ -117,6 +117,11 @@ pub struct Settings {
     /// -q
     pub quiet: bool,
 
+    /// Whether the interpreter's last-resort reports (an exception or warning when `sys.stderr` is
+    /// unusable, a `sys.unraisablehook` that raises) reach the process's own stderr. An embedder that
+    /// sandboxes the interpreter turns this off, and those texts are dropped. Not a CPython setting.
+    pub host_stdio_fallback: bool,
+
     /// -s
     pub user_site_directory: bool,
 
@@ -194,6 +199,7 @@ impl Default for Settings {
             interactive: false,
             optimize: 0,
             install_signal_handlers: true,
+            host_stdio_fallback: true,
             user_site_directory: true,
             import_site: true,
             ignore_environment: false,

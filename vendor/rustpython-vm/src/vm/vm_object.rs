@@ -32,7 +32,9 @@ impl VirtualMachine {
                 _ => {
                     use crate::convert::ToPyObject;
                     let err_string: String = exc.to_pyobject(self).repr(self).unwrap().to_string();
-                    eprintln!("{err_string}");
+                    if self.state.config.settings.host_stdio_fallback {
+                        eprintln!("{err_string}");
+                    }
                     panic!("{msg}; python exception not available")
                 }
             },
