@@ -1033,3 +1033,28 @@ fn scalars_are_written_as_python_writes_them() {
         expected
     );
 }
+
+/// The parser shares one `str` per recent key (a fixed cache where keys may evict each other): many
+/// distinct keys, long keys and keys with escapes all come back as they were saved.
+#[test]
+fn keys_come_back_exactly_through_the_key_cache() {
+    let rt = Toolplane::new(Config::default()).unwrap();
+    let r = run(
+        &rt,
+        "import json\nwide = {f'k{i}': i for i in range(5000)}\n\
+         rows = [{'id': i, 'x' * 70: i, 'caf\\u00e9': i, 'a\"b': i} for i in range(50)]\n\
+         value = {'wide': wide, 'rows': rows}\n\
+         back = await load_result(await save_result(value))\n\
+         return [back == value, json.loads(json.dumps(value)) == value, list(back['wide'])[4999], \
+         sorted(back['rows'][49])]",
+    );
+    assert_eq!(
+        value(&r),
+        json!([
+            true,
+            true,
+            "k4999",
+            ["a\"b", "caf\u{e9}", "id", "x".repeat(70)]
+        ])
+    );
+}

@@ -6,7 +6,7 @@
 //! so hostile data is a `ValueError`, never a native stack overflow.
 
 use std::borrow::Cow;
-use std::collections::HashMap;
+use std::hash::Hasher as _;
 
 use num_traits::ToPrimitive;
 use rustpython_vm::builtins::{PyBaseExceptionRef, PyDict, PyFloat, PyInt, PyList, PyStr, PyTuple};
@@ -433,7 +433,7 @@ pub(crate) fn from_json_text(vm: &VirtualMachine, text: &str) -> PyResult<PyObje
         text,
         bytes: text.as_bytes(),
         pos: 0,
-        keys: HashMap::new(),
+        keys: KeyCache::default(),
     };
     parser.skip_ws();
     let value = parser.value(0)?;
@@ -473,9 +473,9 @@ struct Parser<'a> {
     text: &'a str,
     bytes: &'a [u8],
     pos: usize,
-    /// Object keys seen so far, as Python strings: records repeat their keys, and one shared `str`
-    /// (its hash computed once) is cheaper than a new one per record. Like CPython's json decoder.
-    keys: HashMap<&'a str, PyRef<PyStr>>,
+    /// Object keys seen lately, as Python strings: records repeat their keys, and one shared `str`
+    /// (its hash computed once) is cheaper than a new one per record.
+    keys: KeyCache<'a>,
 }
 
 impl<'a> Parser<'a> {
@@ -524,11 +524,7 @@ impl<'a> Parser<'a> {
                         return Err(self.error("expected a string key"));
                     }
                     let key = match self.string()? {
-                        Cow::Borrowed(text) => self
-                            .keys
-                            .entry(text)
-                            .or_insert_with(|| vm.ctx.new_str(text))
-                            .clone(),
+                        Cow::Borrowed(text) => self.keys.get_or_make(text, vm),
                         Cow::Owned(text) => vm.ctx.new_str(text),
                     };
                     self.skip_ws();
@@ -700,6 +696,44 @@ impl<'a> Parser<'a> {
         let value = u32::from_str_radix(hex, 16).map_err(|_| self.error("bad \\u escape"))?;
         self.pos += 4;
         Ok(value)
+    }
+}
+
+/// Object keys by a hash of their text, in a fixed number of slots (as orjson's key cache): a key
+/// that finds its slot taken by another replaces it. Lookups cost the same whatever the keys, so
+/// keys chosen to collide slow nothing down, and the cache never grows.
+struct KeyCache<'a> {
+    slots: Vec<Option<(&'a str, PyRef<PyStr>)>>,
+}
+
+impl Default for KeyCache<'_> {
+    fn default() -> Self {
+        Self {
+            slots: vec![None; Self::SLOTS],
+        }
+    }
+}
+
+impl<'a> KeyCache<'a> {
+    const SLOTS: usize = 1024;
+    /// Longer keys are rarely repeated record keys; they are made each time.
+    const LONGEST: usize = 64;
+
+    fn get_or_make(&mut self, text: &'a str, vm: &VirtualMachine) -> PyRef<PyStr> {
+        if text.len() > Self::LONGEST {
+            return vm.ctx.new_str(text);
+        }
+        let mut hasher = rustc_hash::FxHasher::default();
+        hasher.write(text.as_bytes());
+        let slot = &mut self.slots[hasher.finish() as usize % Self::SLOTS];
+        match slot {
+            Some((cached, key)) if *cached == text => key.clone(),
+            _ => {
+                let key = vm.ctx.new_str(text);
+                *slot = Some((text, key.clone()));
+                key
+            }
+        }
     }
 }
 
