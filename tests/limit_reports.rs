@@ -87,6 +87,47 @@ fn large_sources_compile_well_within_the_limit() {
     }
 }
 
+/// RustPython's own code grew some texts and tables infallibly, so a request the run's memory refuses
+/// aborted the in-process host (this test binary) with `memory allocation of … failed`: a replace whose
+/// result is a GiB, a format width or precision of a billion, a set or dict that outgrows the budget.
+/// The vendored VM now checks those sizes first (vendor/README.md), and each is a `MemoryError` in
+/// both engines, with the host whole after it.
+#[test]
+fn growth_inside_the_vm_is_a_memory_error_not_an_abort() {
+    let shapes = [
+        "x = ('a' * 1000).replace('', 'b' * 10**6)",
+        "x = ('ab' * 10**5).replace('b', 'c' * 10**5, 10**5)",
+        "x = format(1.0, '.1000000000f')",
+        "x = format(7, '1000000000')",
+        "x = f'{\"s\":>1000000000}'",
+        "x = '{:^1000000000}'.format(2.5)",
+        "x = set(range(80_000_000))",
+        "x = {i: None for i in range(80_000_000)}",
+    ];
+    for isolation in isolations() {
+        let mut config = config_for(isolation);
+        config.limits.max_memory_mb = 256;
+        let rt = Toolplane::new(config).unwrap();
+        for shape in shapes {
+            let (kind, message) = err(rt.execute(shape, None).unwrap());
+            assert_eq!(kind, "MemoryError", "{isolation:?}: {shape}: {message}");
+            assert_eq!(
+                ok(rt.execute("return 1 + 1", None).unwrap()),
+                2,
+                "{isolation:?}: after {shape}"
+            );
+        }
+        // What fits still works, through the same checks.
+        let fits = "return [len(('a' * 10).replace('', 'xy')), len(format(1.5, '.2000000f')), \
+                    len(format(3, '>2000000')), len(set(range(1000))), ('ab' * 3).replace('b', 'c', 2)]";
+        assert_eq!(
+            ok(rt.execute(fits, None).unwrap()),
+            serde_json::json!([32, 2000002, 2000000, 1000, "acacab"]),
+            "{isolation:?}"
+        );
+    }
+}
+
 /// Texts toolplane itself makes from a snippet's objects (the JSON of its return value, the message
 /// and traceback of its exception) are never grown past what the run's memory allows: the allocator
 /// refuses the request, and an infallible copy would abort the in-process host. Before, both snippets

@@ -295,8 +295,20 @@ impl GenIndexes {
     }
 }
 
+/// An entry a dict could not store for want of memory (see `DictInner::unchecked_push`).
+struct Refused<T>(#[allow(dead_code, reason = "held only to be dropped later")] Option<DictEntry<T>>);
+
 impl<T> DictInner<T> {
     fn resize(&mut self, new_size: usize) {
+        if let Err(e) = self.try_resize(new_size) {
+            panic!("dict table of {new_size} slots: {e}");
+        }
+    }
+
+    /// Rebuilds the table with `new_size` slots, or fails with the dict unchanged when the memory
+    /// is refused: both allocations come before any change (toolplane: growing them infallibly
+    /// aborted the process).
+    fn try_resize(&mut self, new_size: usize) -> Result<(), alloc::collections::TryReserveError> {
         // Never shrink below the initial minimum table size (8). Without this
         // floor, a dict/set that repeatedly adds and removes distinct keys
         // (e.g. asyncio's per-task bookkeeping sets) settles at a tiny table
@@ -318,12 +330,16 @@ impl<T> DictInner<T> {
         // relative to the live key count. Compacting here mirrors CPython's
         // own compacting hash table and keeps entry positions dense, which
         // is required for the hole-free shape-stamp fast path below.
+        let mut indices = Vec::new();
+        indices.try_reserve_exact(new_size)?;
+        indices.resize(new_size, IndexEntry::FREE);
         if self.entries.len() != self.used {
-            let mut compacted = Vec::with_capacity(self.used);
+            let mut compacted = Vec::new();
+            compacted.try_reserve_exact(self.used)?;
             compacted.extend(self.entries.drain(..).flatten().map(Some));
             self.entries = compacted;
         }
-        self.indices = vec![IndexEntry::FREE; new_size];
+        self.indices = indices;
         let mask = (new_size - 1) as i64;
         for (entry_idx, entry) in self.entries.iter_mut().enumerate() {
             // SAFETY: compaction above removed every hole, so every slot is
@@ -346,8 +362,13 @@ impl<T> DictInner<T> {
             }
         }
         self.filled = self.used;
+        Ok(())
     }
 
+    /// Stores a new entry, or fails with the dict unchanged when memory for it or for a larger table
+    /// is refused (a `MemoryError` for the caller; toolplane: an infallible push aborted the process).
+    /// A refused entry is handed back, for the caller to drop once it has released the dict's lock
+    /// (dropping the last reference to the value may run a `__del__` that uses the dict).
     fn unchecked_push(
         &mut self,
         index: IndexIndex,
@@ -355,13 +376,17 @@ impl<T> DictInner<T> {
         key: PyObjectRef,
         value: T,
         index_entry: IndexEntry,
-    ) -> usize {
+    ) -> Result<usize, Refused<T>> {
         let entry = DictEntry {
             hash: hash_value,
             key,
             value,
             index,
         };
+        // Amortised as `push` grows, but fallible.
+        if self.entries.try_reserve(1).is_err() {
+            return Err(Refused(Some(entry)));
+        }
         let entry_index = self.entries.len();
         self.entries.push(Some(entry));
         self.indices[index] = unsafe {
@@ -372,13 +397,20 @@ impl<T> DictInner<T> {
         self.used += 1;
         if let IndexEntry::FREE = index_entry {
             self.filled += 1;
-            if let Some(new_size) = self.should_resize() {
-                self.resize(new_size)
+            if let Some(new_size) = self.should_resize()
+                && self.try_resize(new_size).is_err()
+            {
+                // Undo the push: the table is as it was before this call.
+                let entry = self.entries.pop().flatten();
+                self.indices[index] = index_entry;
+                self.used -= 1;
+                self.filled -= 1;
+                return Err(Refused(entry));
             }
         }
         // A resize may compact holes out of `entries`, shifting earlier
         // positions, but the entry pushed above is always the last one.
-        self.entries.len() - 1
+        Ok(self.entries.len() - 1)
     }
 
     const fn size(&self) -> DictSize {
@@ -656,13 +688,16 @@ impl<T: Clone> Dict<T> {
                     continue;
                 }
                 self.invalidate_keys_version();
-                let stored = inner.unchecked_push(
-                    index_index,
-                    hash,
-                    key.to_pyobject(vm),
-                    value,
-                    entry_index,
-                );
+                let pushed =
+                    inner.unchecked_push(index_index, hash, key.to_pyobject(vm), value, entry_index);
+                let stored = match pushed {
+                    Ok(stored) => stored,
+                    Err(refused) => {
+                        drop(inner);
+                        drop(refused);
+                        return Err(vm.no_memory_error());
+                    }
+                };
                 break (stored, None);
             }
         };
@@ -1004,7 +1039,11 @@ impl<T: Clone> Dict<T> {
                 continue;
             }
             self.invalidate_keys_version();
-            inner.unchecked_push(index_index, hash, key.to_owned(), value, entry);
+            if let Err(refused) = inner.unchecked_push(index_index, hash, key.to_owned(), value, entry) {
+                drop(inner);
+                drop(refused);
+                return Err(vm.no_memory_error());
+            }
             break None;
         };
         Ok(())
@@ -1034,13 +1073,18 @@ impl<T: Clone> Dict<T> {
                 .take()
                 .expect("default must only be computed on insertion")();
             self.invalidate_keys_version();
-            inner.unchecked_push(
+            let pushed = inner.unchecked_push(
                 index_index,
                 hash,
                 key.to_pyobject(vm),
                 value.clone(),
                 index_entry,
             );
+            if let Err(refused) = pushed {
+                drop(inner);
+                drop(refused);
+                return Err(vm.no_memory_error());
+            }
             return Ok(value);
         }
     }
@@ -1077,7 +1121,11 @@ impl<T: Clone> Dict<T> {
             let key_obj = key.to_pyobject(vm);
             let ret = (key_obj.clone(), value.clone());
             self.invalidate_keys_version();
-            inner.unchecked_push(index_index, hash, key_obj, value, index_entry);
+            if let Err(refused) = inner.unchecked_push(index_index, hash, key_obj, value, index_entry) {
+                drop(inner);
+                drop(refused);
+                return Err(vm.no_memory_error());
+            }
             return Ok(ret);
         }
     }

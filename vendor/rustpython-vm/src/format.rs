@@ -199,6 +199,23 @@ fn format_internal(
     Ok(final_string)
 }
 
+/// toolplane: refuses, as a `MemoryError`, a format spec whose width or precision asks for more text
+/// than memory holds. The formatters grow their text infallibly, which aborts the process when the
+/// allocator refuses. Every number in the spec is taken as a size (a digit used as the fill only
+/// makes the check look at a small one).
+pub(crate) fn check_spec_size(spec: &str, vm: &VirtualMachine) -> PyResult<()> {
+    let largest = spec
+        .split(|c: char| !c.is_ascii_digit())
+        .filter_map(|digits| digits.parse::<usize>().ok())
+        .max()
+        .unwrap_or(0);
+    // A float in fixed notation adds at most its 309 integer digits and a sign to the precision.
+    if largest > 1 << 20 && Vec::<u8>::new().try_reserve_exact(largest.saturating_add(512)).is_err() {
+        return Err(vm.no_memory_error());
+    }
+    Ok(())
+}
+
 pub(crate) fn format(
     format: &FormatString,
     arguments: &FuncArgs,

@@ -1167,6 +1167,7 @@ impl Py<PyStr> {
             };
         }
         let zelf = zelf.try_into_utf8(vm)?;
+        crate::format::check_spec_size(format_spec.as_str(), vm)?;
         let s = FormatSpec::parse(format_spec.as_str())
             .and_then(|format_spec| {
                 format_spec.format_string(&CharLenStr(zelf.as_str(), zelf.char_len()))
@@ -1204,13 +1205,40 @@ impl Py<PyStr> {
     }
 
     #[pymethod]
-    fn replace(zelf: PyRef<PyStr>, args: ReplaceArgs, vm: &VirtualMachine) -> PyRef<PyStr> {
+    fn replace(zelf: PyRef<PyStr>, args: ReplaceArgs, vm: &VirtualMachine) -> PyResult<PyRef<PyStr>> {
         let ReplaceArgs { old, new, count } = args;
         if count == 0 || old.byte_len() > zelf.byte_len() || old.as_wtf8() == new.as_wtf8() {
-            return PyStr::result_unchanged(zelf, vm);
+            return Ok(PyStr::result_unchanged(zelf, vm));
         }
 
         let s = zelf.as_wtf8();
+        // toolplane: a result too large for memory is a MemoryError here; the replace below grows
+        // its text infallibly, which aborts the process when the allocator refuses.
+        if new.byte_len() > old.byte_len() {
+            let growth = new.byte_len() - old.byte_len();
+            let most = if old.is_empty() {
+                zelf.char_len() + 1
+            } else {
+                s.len() / old.byte_len()
+            };
+            let most = if count < 0 { most } else { most.min(count as usize) };
+            if most.saturating_mul(growth) > 1 << 20 {
+                let found = if old.is_empty() {
+                    most
+                } else {
+                    s.find_iter(old.as_wtf8()).take(most).count()
+                };
+                let len = found
+                    .checked_mul(growth)
+                    .and_then(|extra| extra.checked_add(s.len()));
+                let Some(len) = len else {
+                    return Err(vm.new_overflow_error("replace string is too long"));
+                };
+                if Vec::<u8>::new().try_reserve_exact(len).is_err() {
+                    return Err(vm.no_memory_error());
+                }
+            }
+        }
         let replaced = if count < 0 {
             s.replace(old.as_wtf8(), new.as_wtf8())
         } else {
@@ -1225,7 +1253,7 @@ impl Py<PyStr> {
                 s.replacen(old.as_wtf8(), new.as_wtf8(), count as usize)
             }
         };
-        vm.ctx.new_str(replaced)
+        Ok(vm.ctx.new_str(replaced))
     }
 
     #[pymethod]
