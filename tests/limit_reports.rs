@@ -87,6 +87,68 @@ fn large_sources_compile_well_within_the_limit() {
     }
 }
 
+/// Sources just under the 1 MiB snippet cap compile inside the default limits. The snippet's tree was
+/// built as Python `ast` objects, walked in Python and converted back before code generation: the
+/// 174,000-line and the f-string source each needed more than the default 512 MiB (a `MemoryError`
+/// with process isolation; in process several seconds of native work past the time limit). Now the
+/// parser's own tree is checked and rewritten in Rust (`src/sandbox/syntax.rs`), in fresh runs and
+/// in sessions alike.
+#[test]
+fn sources_at_the_cap_compile_within_the_default_limits() {
+    let cap = 1 << 20;
+    let lines = "x = 1\n".repeat(174_000) + "return x";
+    let decorators = "d = lambda f: f\n".to_string()
+        + &"@d\n".repeat(100_000)
+        + "def f():\n    return 1\nreturn f()";
+    let tuple = format!("t = {}1\nreturn len(t) - 340_000", "1,".repeat(340_000));
+    let fstring = format!("s = f'{}'\nreturn len(s) - 299_999", "{1}".repeat(300_000));
+    for isolation in isolations() {
+        let rt = Toolplane::new(config_for(isolation)).unwrap();
+        let session = rt.session();
+        for (shape, code) in [
+            ("lines", &lines),
+            ("decorators", &decorators),
+            ("tuple", &tuple),
+            ("f-string", &fstring),
+        ] {
+            assert!(code.len() < cap, "{shape} is under the cap");
+            assert_eq!(
+                ok(rt.execute(code, None).unwrap()),
+                1,
+                "{isolation:?} {shape}"
+            );
+            assert_eq!(
+                ok(session.execute(code, None).unwrap()),
+                1,
+                "{isolation:?} session {shape}"
+            );
+        }
+    }
+}
+
+/// A chain of 300,000 comparisons needs more memory in RustPython's code generator than the run has;
+/// the generator panics when a reservation is refused, which ended the run as a
+/// `SandboxCrashedError` (with process isolation the worker died). The vendored VM turns it into a
+/// `MemoryError` (vendor/README.md), reported as the run's memory limit.
+#[test]
+fn a_source_the_compiler_cannot_hold_is_a_memory_error() {
+    let code = format!("x = 1{}", "<1".repeat(300_000));
+    for isolation in isolations() {
+        let rt = Toolplane::new(config_for(isolation)).unwrap();
+        let (kind, message) = err(rt.execute(&code, None).unwrap());
+        assert_eq!(kind, "MemoryError", "{isolation:?}: {message}");
+        assert!(
+            message.contains("[limits] max_memory_mb"),
+            "{isolation:?}: {message}"
+        );
+        assert_eq!(
+            ok(rt.execute("return 1 + 1", None).unwrap()),
+            2,
+            "{isolation:?}"
+        );
+    }
+}
+
 /// RustPython's own code grew some texts and tables infallibly, so a request the run's memory refuses
 /// aborted the in-process host (this test binary) with `memory allocation of … failed`: a replace whose
 /// result is a GiB, a format width or precision of a billion, a set or dict that outgrows the budget.

@@ -143,6 +143,10 @@ impl<T: std::fmt::Display> From<T> for UsageError {
 /// Entry point of the `toolplane` binary.
 pub fn main() -> ExitCode {
     std::panic::set_hook(Box::new(|info| {
+        // A panic inside an in-process VM is caught there and becomes the run's error.
+        if std::thread::current().name() == Some(crate::sandbox::SANDBOX_THREAD) {
+            return;
+        }
         let what = info
             .payload()
             .downcast_ref::<&str>()

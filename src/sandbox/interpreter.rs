@@ -193,7 +193,7 @@ fn prepare(vm: &VirtualMachine, recursion_limit: usize) -> PyResult<(PyRef<PyMod
     builtins.set_item("__import__", guarded_import, vm)?;
     builtins.set_item("open", host.get_attr("sandbox_open", vm)?, vm)?;
     builtins.set_item(
-        "__toolplane_return__",
+        super::syntax::RETURN_CARRIER,
         prelude.as_object().get_attr("SnippetReturn", vm)?,
         vm,
     )?;

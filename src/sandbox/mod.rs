@@ -18,6 +18,10 @@ mod process;
 #[cfg(target_os = "linux")]
 mod protocol;
 mod snippet;
+mod syntax;
+
+/// The name of the threads that run in-process VMs (a panic there is the run's error).
+pub(crate) const SANDBOX_THREAD: &str = "toolplane-sandbox";
 #[cfg(target_os = "linux")]
 mod worker;
 
@@ -519,7 +523,7 @@ impl InProcessEngine {
     /// unwind-safe, and the next interpreter built on that thread crashed.
     fn spawn_thread(kind: WorkerKind, jobs: mpsc::Receiver<Job>) -> std::io::Result<()> {
         std::thread::Builder::new()
-            .name("toolplane-sandbox".into())
+            .name(SANDBOX_THREAD.into())
             .stack_size(SANDBOX_STACK_BYTES)
             .spawn(move || {
                 if let Some(jobs) = serve_jobs(kind, jobs) {

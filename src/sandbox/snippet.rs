@@ -558,51 +558,54 @@ fn bind(
 
 /// The names the unawaited-call check and the session rebinding guard watch.
 fn binding_names(
-    vm: &VirtualMachine,
     inputs: &serde_json::Map<String, serde_json::Value>,
     bindings: &Bindings,
     session: bool,
-) -> PyObjectRef {
-    let mut names: Vec<PyObjectRef> = STORE_SUGAR
+) -> Vec<String> {
+    let mut names: Vec<String> = STORE_SUGAR
         .iter()
         .filter(|n| !inputs.contains_key(**n))
-        .map(|n| vm.ctx.new_str(*n).into())
+        .map(|n| n.to_string())
         .collect();
     names.extend(
         bindings
             .capabilities
             .iter()
-            .map(|(alias, ..)| vm.ctx.new_str(alias.as_str()).into()),
+            .map(|(alias, ..)| alias.clone()),
     );
-    names.push(vm.ctx.new_str(CALL_TOOL).into());
+    names.push(CALL_TOOL.to_string());
     if session {
-        names.push(vm.ctx.new_str(RESET_SESSION).into());
+        names.push(RESET_SESSION.to_string());
     }
-    vm.ctx.new_tuple(names).into()
+    names
 }
 
-/// Compiles `code` with the prelude's `compiler` (fresh: wrapped in `async def`; session: module code),
-/// which also rejects rebinding the `binding_names`.
+/// Compiles `code` (fresh: wrapped in `async def`; session: module code with top-level `await`),
+/// rejecting unawaited calls to the `binding_names` and, in a session, rebinding them.
 fn compile(
     vm: &VirtualMachine,
     sandbox: &SandboxVm,
-    compiler: &str,
+    session: bool,
     code: &str,
     filename: &str,
-    binding_names: PyObjectRef,
+    binding_names: &[String],
 ) -> PyResult<rustpython_vm::PyRef<rustpython_vm::builtins::PyCode>> {
-    let compiled = vm.call_method(
-        sandbox.prelude.as_object(),
-        compiler,
-        (
-            vm.ctx.new_str(code),
-            vm.ctx.new_str(filename),
-            binding_names,
-        ),
-    )?;
-    compiled
-        .downcast::<rustpython_vm::builtins::PyCode>()
-        .map_err(|_| vm.new_runtime_error(format!("{compiler} did not return code")))
+    vm.compile_module_transformed(code, filename, session, |module, source_file| {
+        let prepared = if session {
+            super::syntax::prepare_session(module, source_file, binding_names)
+        } else {
+            super::syntax::prepare_fresh(module, source_file, binding_names)
+        };
+        prepared.map_err(|rejection| {
+            match sandbox.prelude.as_object().get_attr(rejection.class, vm) {
+                Ok(class) => match class.downcast::<rustpython_vm::builtins::PyType>() {
+                    Ok(class) => vm.new_exception_msg(class, rejection.message.into()),
+                    Err(_) => vm.new_runtime_error(rejection.message),
+                },
+                Err(e) => e,
+            }
+        })
+    })
 }
 
 fn execute(
@@ -612,20 +615,13 @@ fn execute(
     inputs: &serde_json::Map<String, serde_json::Value>,
     bindings: &Bindings,
 ) -> PyResult<PyObjectRef> {
-    let names = binding_names(vm, inputs, bindings, false);
-    let code_obj = compile(
-        vm,
-        sandbox,
-        "compile_snippet",
-        code,
-        SNIPPET_FILENAME,
-        names,
-    )?;
+    let names = binding_names(inputs, bindings, false);
+    let code_obj = compile(vm, sandbox, false, code, SNIPPET_FILENAME, &names)?;
     let globals = new_globals(vm, sandbox)?;
     bind(vm, sandbox, &globals, inputs, bindings, false)?;
     vm.run_code_obj(code_obj, Scope::with_builtins(None, globals.clone(), vm))?;
-    let main = globals.get_item("__toolplane_main__", vm)?;
-    let _ = globals.del_item("__toolplane_main__", vm);
+    let main = globals.get_item(super::syntax::MAIN_FUNCTION, vm)?;
+    let _ = globals.del_item(super::syntax::MAIN_FUNCTION, vm);
     let coroutine = main.call((), vm)?;
     drive(vm, &coroutine)
 }
@@ -669,15 +665,8 @@ fn execute_in_session(
     inputs: &serde_json::Map<String, serde_json::Value>,
     bindings: &Bindings,
 ) -> PyResult<PyObjectRef> {
-    let names = binding_names(vm, inputs, bindings, true);
-    let code_obj = compile(
-        vm,
-        sandbox,
-        "compile_session_snippet",
-        code,
-        filename,
-        names,
-    )?;
+    let names = binding_names(inputs, bindings, true);
+    let code_obj = compile(vm, sandbox, true, code, filename, &names)?;
     // Inputs live for this run only: remember what they cover, restore it afterwards.
     let covered: Vec<(String, Option<PyObjectRef>)> = inputs
         .keys()

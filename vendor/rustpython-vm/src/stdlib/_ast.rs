@@ -1801,6 +1801,56 @@ pub(crate) fn parse(
     explicit_future_features: crate::bytecode::CodeFlags,
     dont_imply_dedent: bool,
 ) -> Result<PyObjectRef, CompileError> {
+    let (top, source_file, type_comment_source) = parse_syntax(
+        vm,
+        source,
+        filename,
+        mode,
+        optimize,
+        target_version,
+        type_comments,
+        optimized_ast,
+        interactive,
+        explicit_future_features,
+        dont_imply_dedent,
+    )?;
+    let top = match top {
+        ast::Mod::Module(m) => Mod::Module(ModModule {
+            module: m,
+            type_ignores: Vec::new(),
+        }),
+        ast::Mod::Expression(e) => Mod::Expression(e),
+    };
+    let obj = top.ast_to_object(vm, &source_file);
+    if let Some(lines) = &type_comment_source
+        && obj.class().is(pyast::NodeModModule::static_type())
+    {
+        apply_type_comments_to_module(vm, lines, &obj);
+        let type_ignores = type_ignores_from_source(vm, lines);
+        let dict = obj.as_object().dict().unwrap();
+        dict.set_item("type_ignores", vm.ctx.new_list(type_ignores).into(), vm)
+            .unwrap();
+    }
+    Ok(obj)
+}
+
+/// The checked, preprocessed syntax tree [`parse`] builds its Python objects from (and the type
+/// comments it applies to them).
+#[cfg(feature = "parser")]
+#[allow(clippy::too_many_arguments)]
+fn parse_syntax<'a>(
+    vm: &VirtualMachine,
+    source: &'a str,
+    filename: &str,
+    mode: parser::Mode,
+    optimize: u8,
+    target_version: Option<ast::PythonVersion>,
+    type_comments: bool,
+    optimized_ast: bool,
+    interactive: bool,
+    explicit_future_features: crate::bytecode::CodeFlags,
+    dont_imply_dedent: bool,
+) -> Result<(ast::Mod, SourceFile, Option<TypeCommentSource<'a>>), CompileError> {
     let source_file = SourceFileBuilder::new(filename.to_owned(), source.to_owned()).finish();
     let mut options = parser::ParseOptions::from(mode);
     let target_version = target_version.unwrap_or(ast::PythonVersion::PY314);
@@ -1928,24 +1978,7 @@ pub(crate) fn parse(
             strip_docstrings(&mut top);
         }
     }
-    let top = match top {
-        ast::Mod::Module(m) => Mod::Module(ModModule {
-            module: m,
-            type_ignores: Vec::new(),
-        }),
-        ast::Mod::Expression(e) => Mod::Expression(e),
-    };
-    let obj = top.ast_to_object(vm, &source_file);
-    if let Some(lines) = &type_comment_source
-        && obj.class().is(pyast::NodeModModule::static_type())
-    {
-        apply_type_comments_to_module(vm, lines, &obj);
-        let type_ignores = type_ignores_from_source(vm, lines);
-        let dict = obj.as_object().dict().unwrap();
-        dict.set_item("type_ignores", vm.ctx.new_list(type_ignores).into(), vm)
-            .unwrap();
-    }
-    Ok(obj)
+    Ok((top, source_file, type_comment_source))
 }
 
 #[cfg(feature = "parser")]
@@ -2491,7 +2524,7 @@ pub(crate) fn compile(
     object: PyObjectRef,
     filename: &str,
     mode: crate::compiler::Mode,
-    mut opts: codegen::CompileOpts,
+    opts: codegen::CompileOpts,
 ) -> PyResult {
     let text = synthetic_source_from_ast_object(vm, &object)?;
     let source_file = SourceFileBuilder::new(filename.to_owned(), text.clone()).finish();
@@ -2510,6 +2543,20 @@ pub(crate) fn compile(
             return Err(vm.new_runtime_error("this compiler does not handle FunctionTypes"));
         }
     };
+    compile_syntax(vm, ast, text, filename, mode, opts)
+}
+
+/// Compiles a checked syntax tree whose ranges point into `text`: the second half of
+/// `compile(tree, filename, mode)`.
+#[cfg(feature = "codegen")]
+fn compile_syntax(
+    vm: &VirtualMachine,
+    ast: ast::Mod,
+    text: String,
+    filename: &str,
+    mode: crate::compiler::Mode,
+    mut opts: codegen::CompileOpts,
+) -> PyResult {
     opts.future_features |= codegen::preprocess::future_features(&ast);
     let source = text.clone();
     let source_file = SourceFileBuilder::new(filename, text).finish();
@@ -2550,13 +2597,33 @@ pub(crate) fn compile(
                 marker
             })
         };
-        let result = codegen::compile::compile_top_with_syntax_warning_handler(
-            ast,
-            source_file,
-            mode,
-            opts,
-            Some(&mut syntax_warning_handler),
-        );
+        // The code generator reserves its blocks and instructions fallibly but panics when a
+        // reservation is refused ("MalformedControlFlowGraph"): an embedder that bounds memory
+        // with a counting allocator gets a MemoryError instead of a panic through its host.
+        let generated = std::panic::catch_unwind(core::panic::AssertUnwindSafe(|| {
+            codegen::compile::compile_top_with_syntax_warning_handler(
+                ast,
+                source_file,
+                mode,
+                opts,
+                Some(&mut syntax_warning_handler),
+            )
+        }));
+        let result = match generated {
+            Ok(result) => result,
+            Err(panic) => {
+                let what = panic
+                    .downcast_ref::<&str>()
+                    .map(|s| s.to_string())
+                    .or_else(|| panic.downcast_ref::<String>().cloned())
+                    .unwrap_or_default();
+                return Err(if what.contains("MalformedControlFlowGraph") {
+                    vm.new_memory_error("the compiler ran out of memory on this source")
+                } else {
+                    vm.new_system_error(format!("the compiler failed: {what}"))
+                });
+            }
+        };
         match escalated.take() {
             Some(exception) if !exception.fast_isinstance(vm.ctx.exceptions.syntax_warning) => {
                 return Err(exception);
@@ -2568,6 +2635,66 @@ pub(crate) fn compile(
     let code = codegen::compile::compile_top(ast, source_file, mode, opts);
     let code = code.map_err(|err| vm.new_syntax_error(&err.into(), Some(source.as_str())))?;
     Ok(crate::builtins::PyCode::new_ref_from_bytecode(vm, code).into())
+}
+
+/// `compile(compile(source, filename, "exec", PyCF_ONLY_AST), filename, "exec", flags)` with
+/// `transform` applied to the tree in between, without building the tree as Python objects: the
+/// parse diagnostics of the first call, the code generation of the second. The tree's ranges point
+/// into `source`, whose string literals codegen reads back (so lone surrogates written as escapes
+/// stay in them); nodes `transform` adds must be valid, as the tree is not validated again.
+#[cfg(all(feature = "parser", feature = "codegen"))]
+pub(crate) fn compile_module_transformed(
+    vm: &VirtualMachine,
+    source: &str,
+    filename: &str,
+    allow_top_level_await: bool,
+    transform: impl FnOnce(&mut ast::ModModule, &SourceFile) -> PyResult<()>,
+) -> PyResult<PyRef<crate::builtins::PyCode>> {
+    use crate::convert::ToPyException;
+    if source.as_bytes().contains(&0) {
+        return Err(vm.new_exception_msg(
+            vm.ctx.exceptions.syntax_error.to_owned(),
+            "source code string cannot contain null bytes".into(),
+        ));
+    }
+    let optimize = vm.state.config.settings.optimize.min(2);
+    let target_version = ast::PythonVersion {
+        major: 3,
+        minor: crate::version::MINOR as u8,
+    };
+    let no_future_features = crate::bytecode::CodeFlags::empty();
+    let (top, source_file, _) = parse_syntax(
+        vm,
+        source,
+        filename,
+        parser::Mode::Module,
+        optimize,
+        Some(target_version),
+        false,
+        false,
+        false,
+        no_future_features,
+        false,
+    )
+    .map_err(|e| (e, Some(source), false).to_pyexception(vm))?;
+    let ast::Mod::Module(mut module) = top else {
+        return Err(vm.new_system_error("a module parse gave no module"));
+    };
+    transform(&mut module, &source_file)?;
+    let mut opts = vm.compile_opts();
+    opts.optimize = optimize;
+    opts.allow_top_level_await = allow_top_level_await;
+    opts.future_features = no_future_features;
+    let code = compile_syntax(
+        vm,
+        ast::Mod::Module(module),
+        source.to_owned(),
+        filename,
+        crate::compiler::Mode::Exec,
+        opts,
+    )?;
+    code.downcast()
+        .map_err(|_| vm.new_system_error("code generation gave no code object"))
 }
 
 #[cfg(not(feature = "rustpython-codegen"))]

@@ -483,6 +483,34 @@ impl VirtualMachine {
         Ok(code.into())
     }
 
+    /// Compiles `source` as a module after `transform` has rewritten its syntax tree: what
+    /// `compile(compile(source, filename, "exec", PyCF_ONLY_AST), filename, "exec", flags)` gives
+    /// when Python code rewrites the tree in between, without building the tree as Python objects
+    /// (for a large source that costs many times the parse and code generation together).
+    ///
+    /// `transform` sees the tree whose ranges point into `source` (line numbers through the
+    /// `SourceFile`); nodes it adds must be valid, as the tree is not validated again. Its error,
+    /// a syntax error or a code generation error is the `Err`.
+    #[cfg(all(feature = "parser", feature = "codegen"))]
+    pub fn compile_module_transformed(
+        &self,
+        source: &str,
+        filename: &str,
+        allow_top_level_await: bool,
+        transform: impl FnOnce(
+            &mut ruff_python_ast::ModModule,
+            &rustpython_compiler_core::SourceFile,
+        ) -> PyResult<()>,
+    ) -> PyResult<PyRef<PyCode>> {
+        crate::stdlib::_ast::compile_module_transformed(
+            self,
+            source,
+            filename,
+            allow_top_level_await,
+            transform,
+        )
+    }
+
     pub fn compile(
         &self,
         source: &str,
