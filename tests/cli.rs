@@ -340,6 +340,13 @@ fn tracebacks_read_as_cpython_prints_them() {
             "  File \"syntax.py\", line 1\n    def f(:\n          ^\nSyntaxError: invalid syntax",
         ),
         (
+            // Found after parsing (by the symbol table): the line's text came back as `None`.
+            "declaration.py",
+            "def f():\n    x = 1\n    global x\n",
+            "  File \"declaration.py\", line 3\n    global x\n    ^^^^^^^^\n\
+             SyntaxError: name 'x' is assigned to before global declaration",
+        ),
+        (
             "notes.py",
             "e = ValueError('v')\ne.add_note('see the docs')\nraise e\n",
             "Traceback (most recent call last):\n  File \"notes.py\", line 3, in <module>\n    raise e\n\

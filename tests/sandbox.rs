@@ -959,6 +959,32 @@ fn inputs_and_json_values_keep_every_digit() {
     );
 }
 
+/// `from __future__ import …` at the top of a snippet applies to it, as at the top of a Python file;
+/// the fresh snippet's body once went into `async def` whole, where a future import is a
+/// `SyntaxError` ("from __future__ imports must occur at the beginning of the file").
+#[test]
+fn future_imports_at_the_top_of_a_snippet_apply_to_it() {
+    let code = "'''A docstring may come first.'''\nfrom __future__ import annotations\n\
+                def f(x: Undefined) -> list[Nowhere]:\n    return x\n\
+                return f(1), f.__annotations__";
+    let expected = json!([1, {"x": "Undefined", "return": "list[Nowhere]"}]);
+    for isolation in common::isolations() {
+        let rt = Toolplane::new(common::config_for(isolation)).unwrap();
+        assert_eq!(value(&run(&rt, code)), expected, "{isolation:?}");
+        let session = rt.session();
+        let in_session = session.execute(code, None).unwrap();
+        assert_eq!(value(&in_session), expected, "{isolation:?} session");
+        // Anywhere else it is still the error Python makes it.
+        let late = run(&rt, "x = 1\nfrom __future__ import annotations\nreturn x");
+        let (kind, message) = error(&late);
+        assert_eq!(kind, "SyntaxError", "{isolation:?}: {message}");
+        assert!(
+            message.contains("beginning of the file"),
+            "{isolation:?}: {message}"
+        );
+    }
+}
+
 /// A lone surrogate written in a string literal stays in the `str` (CPython keeps it; the compiler
 /// of an AST made it U+FFFD), and `save_result` refuses it as it refuses `chr(0xD800)`.
 #[test]

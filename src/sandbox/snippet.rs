@@ -590,7 +590,7 @@ fn compile(
     filename: &str,
     binding_names: &[String],
 ) -> PyResult<rustpython_vm::PyRef<rustpython_vm::builtins::PyCode>> {
-    vm.compile_module_transformed(code, filename, session, |module, source_file| {
+    let compiled = vm.compile_module_transformed(code, filename, session, |module, source_file| {
         let prepared = if session {
             super::syntax::prepare_session(module, source_file, binding_names)
         } else {
@@ -605,7 +605,31 @@ fn compile(
                 Err(e) => e,
             }
         })
-    })
+    });
+    compiled.map_err(|exc| with_source_line(vm, exc, code))
+}
+
+/// A syntax error found after parsing (by the symbol table or the code generator) comes without its
+/// line's text, which RustPython then shows as `None`; CPython shows the line.
+fn with_source_line(
+    vm: &VirtualMachine,
+    exc: PyBaseExceptionRef,
+    code: &str,
+) -> PyBaseExceptionRef {
+    if !exc.fast_isinstance(vm.ctx.exceptions.syntax_error) {
+        return exc;
+    }
+    let obj = exc.as_object();
+    let has_text = obj.get_attr("text", vm).is_ok_and(|t| !vm.is_none(&t));
+    let line = obj
+        .get_attr("lineno", vm)
+        .ok()
+        .and_then(|n| n.try_into_value::<usize>(vm).ok())
+        .and_then(|n| code.lines().nth(n.checked_sub(1)?));
+    if !has_text && let Some(line) = line {
+        let _ = obj.set_attr("text", vm.ctx.new_str(format!("{line}\n")), vm);
+    }
+    exc
 }
 
 fn execute(

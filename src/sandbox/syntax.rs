@@ -28,7 +28,8 @@ pub(crate) struct Rejection {
 }
 
 /// Checks a fresh snippet and makes its statements the body of `async def __toolplane_main__()`
-/// (an empty snippet gets `pass`), which keeps the snippet's own line numbers.
+/// (an empty snippet gets `pass`), which keeps the snippet's own line numbers. Its leading
+/// `from __future__ import …` statements stay at module level, where Python requires them.
 pub(crate) fn prepare_fresh(
     module: &mut ast::ModModule,
     source_file: &SourceFile,
@@ -36,6 +37,16 @@ pub(crate) fn prepare_fresh(
 ) -> Result<(), Rejection> {
     check_unawaited(&module.body, source_file, bindings, false)?;
     let mut body = std::mem::take(&mut module.body);
+    let docstring = usize::from(
+        matches!(body.first(), Some(Stmt::Expr(e)) if e.value.is_string_literal_expr()),
+    );
+    let futures = body[docstring..]
+        .iter()
+        .take_while(|s| matches!(s, Stmt::ImportFrom(i) if i.module.as_ref().is_some_and(|m| m.id.as_str() == "__future__")))
+        .count();
+    module
+        .body
+        .extend(body.drain(docstring..docstring + futures));
     if body.is_empty() {
         body.push(Stmt::Pass(ast::StmtPass {
             node_index: Default::default(),
