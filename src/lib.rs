@@ -68,6 +68,7 @@ pub mod capabilities;
 #[cfg(feature = "cli")]
 pub mod cli;
 pub mod config;
+mod engine;
 pub mod execution;
 mod host_error;
 #[cfg(feature = "mcp")]
@@ -76,6 +77,7 @@ pub mod namespace;
 mod runtime;
 pub mod sandbox;
 pub mod stores;
+mod vm;
 
 // The Rust examples in the README and the embedding guide are compiled and run as doctests.
 #[cfg(doctest)]

@@ -10,9 +10,10 @@ use serde_json::{Map, Value};
 use crate::capabilities::{Bridge, Registry};
 use crate::config::Isolation;
 use crate::config::{Config, ConfigError};
+use crate::engine::{Engine, EngineHost, RunRequest};
 use crate::execution::{ArtifactRef, ExecutionResult};
-use crate::sandbox::{Bindings, Engine, EngineHost, RunLimits, RunRequest, RunSpec};
 use crate::stores::{ArtifactInfo, ArtifactStore, ResultStore};
+use crate::vm::{Bindings, RunLimits, RunSpec};
 
 /// Names a snippet always has, which inputs may not take.
 pub use crate::namespace::RESERVED_NAMES;
@@ -73,7 +74,7 @@ impl Toolplane {
     pub fn with_registry(config: Config, registry: Arc<Registry>) -> Result<Self, Error> {
         config.validate()?;
         if effective_isolation(&config) == Isolation::Process {
-            crate::sandbox::worker_executable(config.toolplane.worker_path.as_deref())
+            crate::engine::worker_executable(config.toolplane.worker_path.as_deref())
                 .map_err(Error::NoWorker)?;
         }
         let results = Arc::new(ResultStore::new(&config.results));

@@ -1,5 +1,5 @@
 //! The zygote moves its heap and the executable's read-only pages onto transparent huge pages in idle
-//! time (src/sandbox/hugepages.rs). This checks that it happens where the kernel can collapse pages,
+//! time (src/engine/hugepages.rs). This checks that it happens where the kernel can collapse pages,
 //! and that runs forked after the move behave exactly as before: code, tracebacks, limits, sessions.
 //! One test in its own binary, so the zygote it inspects is the only one.
 #![cfg(target_os = "linux")]

@@ -91,7 +91,7 @@ fn large_sources_compile_well_within_the_limit() {
 /// built as Python `ast` objects, walked in Python and converted back before code generation: the
 /// 174,000-line and the f-string source each needed more than the default 512 MiB (a `MemoryError`
 /// with process isolation; in process several seconds of native work past the time limit). Now the
-/// parser's own tree is checked and rewritten in Rust (`src/sandbox/syntax.rs`), in fresh runs and
+/// parser's own tree is checked and rewritten in Rust (`src/vm/syntax.rs`), in fresh runs and
 /// in sessions alike.
 #[test]
 fn sources_at_the_cap_compile_within_the_default_limits() {

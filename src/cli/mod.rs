@@ -144,7 +144,7 @@ impl<T: std::fmt::Display> From<T> for UsageError {
 pub fn main() -> ExitCode {
     std::panic::set_hook(Box::new(|info| {
         // A panic inside an in-process VM is caught there and becomes the run's error.
-        if std::thread::current().name() == Some(crate::sandbox::SANDBOX_THREAD) {
+        if std::thread::current().name() == Some(crate::engine::SANDBOX_THREAD) {
             return;
         }
         let what = info
@@ -515,7 +515,7 @@ fn doctor(path: Option<&Path>) -> Result<ExitCode, UsageError> {
     let mut healthy = true;
     if cfg!(target_os = "linux") {
         // The same lookup the runtime does.
-        let worker = crate::sandbox::worker_executable(config.toolplane.worker_path.as_deref());
+        let worker = crate::engine::worker_executable(config.toolplane.worker_path.as_deref());
         println!(
             "process isolation: available (fork, rlimits); worker: {}",
             worker.map_or_else(|why| why, |p| p.display().to_string())
@@ -524,7 +524,7 @@ fn doctor(path: Option<&Path>) -> Result<ExitCode, UsageError> {
         healthy &= ok;
         println!("  {line}");
         #[cfg(target_os = "linux")]
-        match crate::sandbox::jail_summary() {
+        match crate::engine::jail_summary() {
             // The run above was made in a child that entered it (a child that cannot runs nothing).
             Ok(summary) if ok => println!("  worker jail: {summary}"),
             Ok(summary) => println!("  worker jail: {summary}; not confirmed by a run"),
@@ -536,7 +536,7 @@ fn doctor(path: Option<&Path>) -> Result<ExitCode, UsageError> {
         #[cfg(target_os = "linux")]
         println!(
             "  zygote on huge pages (faster forks): {}",
-            crate::sandbox::huge_pages_availability().map_or_else(|why| why, |()| "yes".into())
+            crate::engine::huge_pages_availability().map_or_else(|why| why, |()| "yes".into())
         );
     } else {
         println!(

@@ -17,17 +17,16 @@ use std::io::{self, Read, Write};
 use std::os::fd::{AsRawFd, FromRawFd, IntoRawFd, OwnedFd, RawFd};
 use std::os::unix::net::UnixStream;
 use std::rc::Rc;
-use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, AtomicI32, Ordering};
 
 use super::hugepages::HugePageTuner;
-use super::interpreter::{self, SandboxVm};
 use super::jail::{self, EXIT_NO_JAIL, Jail, Role};
 use super::protocol::{
     self, Attachment, FromChild, FromZygote, PROTOCOL_VERSION, ToChild, ToZygote,
 };
-use super::{HostChannel, RunLimits, RunSpec, memory, run_in, snippet};
 use crate::host_error::HostError;
+use crate::vm::interpreter::{self, SandboxVm};
+use crate::vm::{HostChannel, RunLimits, RunSpec, Scope, SessionNamespace, memory, run_in};
 
 /// The environment variable that starts this executable as a worker.
 pub(crate) const WORKER_ENV: &str = "TOOLPLANE_WORKER";
@@ -74,12 +73,6 @@ const PRE_IMPORTS: &[&str] = &[
 const WARM_UP: &str = "import json\nx = json.dumps({'a': [1 + 1, 'b']})\nreturn json.loads(x)";
 
 static WORKER_CAPABLE: AtomicBool = AtomicBool::new(false);
-static TEST_HOOKS: AtomicBool = AtomicBool::new(false);
-
-/// Whether this process is a zygote (or its child) started with [`TEST_HOOKS_ENV`].
-pub(crate) fn test_hooks_enabled() -> bool {
-    TEST_HOOKS.load(Ordering::Relaxed)
-}
 static SIGCHLD_PIPE: AtomicI32 = AtomicI32::new(-1);
 
 /// Whether this process called [`worker_main_if_requested`], so its own executable can be a worker.
@@ -139,10 +132,7 @@ fn zygote_main() -> io::Result<()> {
         .ok()
         .and_then(|v| v.parse().ok())
         .unwrap_or(1000);
-    TEST_HOOKS.store(
-        std::env::var_os(TEST_HOOKS_ENV).is_some(),
-        Ordering::Relaxed,
-    );
+    crate::vm::test_hooks::enable(std::env::var_os(TEST_HOOKS_ENV).is_some());
     // Compiled before the first fork; each child installs it before it runs anything of a snippet's.
     let jail = Jail::new().map_err(|e| io::Error::other(format!("no sandbox jail: {e}")))?;
     jail.confine_zygote()
@@ -232,9 +222,7 @@ fn zygote_main() -> io::Result<()> {
             let step = PRE_IMPORTS.len() + 1 - warm_steps;
             warm_steps -= 1;
             match PRE_IMPORTS.get(step) {
-                Some(name) => sandbox.interp.enter(|vm| {
-                    let _ = vm.import(*name, 0);
-                }),
+                Some(name) => sandbox.pre_import(name),
                 None => {
                     warm_up(&sandbox);
                     tuner = Some(HugePageTuner::plan());
@@ -320,7 +308,7 @@ fn fork_child(
 ) -> io::Result<()> {
     let _ = io::stdout().flush();
     // The warm-up started a watchdog thread; the zygote forks single-threaded.
-    super::limits::stop_watchdog();
+    crate::vm::stop_watchdog();
     let zygote_pid = std::process::id() as libc::pid_t;
     // SAFETY: the zygote is single-threaded here (its watchdog thread was just joined), so the
     // child inherits no lock held by another thread. The child never returns into this code: it ends
@@ -421,7 +409,7 @@ fn address_space_bytes() -> u64 {
 
 /// SIGINT in a child (a terminal's Ctrl-C): the running snippet ends with `KeyboardInterrupt`.
 extern "C" fn on_sigint(_: libc::c_int) {
-    super::limits::request_interrupt();
+    crate::vm::request_interrupt();
 }
 
 /// The first thing a child does: forget the zygote's descriptors and signal handlers, reseed,
@@ -447,7 +435,7 @@ fn child_main(
     // The thread-local RNG state was copied from the zygote: without a reseed every child would draw
     // the same numbers (docs/architecture.md, design note 1).
     let _ = rand::rng().reseed();
-    reseed_random_module(sandbox);
+    sandbox.reseed_random_module();
     let line = line.into_raw_fd();
     // Close everything but stdio and our line (RLIMIT_NOFILE below keeps it that way).
     // SAFETY: close_range over descriptors this child does not use.
@@ -478,23 +466,6 @@ fn child_main(
     }
 }
 
-/// Reseeds the `random` module's shared generator when the zygote imported it (`statistics` does):
-/// its Mersenne Twister state is a copy of the zygote's, so every child would otherwise draw the same
-/// sequence. The zygote never runs a snippet, so `random.seed` here is the module's own.
-fn reseed_random_module(sandbox: &SandboxVm) {
-    sandbox.interp.enter(|vm| {
-        let random = vm
-            .sys_module
-            .get_attr("modules", vm)
-            .and_then(|modules| modules.get_item("random", vm));
-        if let Ok(random) = random {
-            let _ = random
-                .get_attr("seed", vm)
-                .and_then(|seed| seed.call((), vm));
-        }
-    });
-}
-
 /// A channel that does nothing: the warm-up makes no host calls.
 struct NoHost;
 
@@ -519,7 +490,7 @@ fn warm_up(sandbox: &SandboxVm) {
         results_enabled: false,
         artifacts_enabled: false,
     };
-    let _ = run_in(sandbox, &spec, Box::new(NoHost), None, snippet::Mode::Fresh);
+    let _ = run_in(sandbox, &spec, Box::new(NoHost), Scope::Fresh);
 }
 
 /// The child's end of the bridge: calls go to the host over the line, replies come back in order.
@@ -590,14 +561,13 @@ fn serve_run(
     sandbox: &SandboxVm,
     stream: &Rc<UnixStream>,
     spec: &RunSpec,
-    account: Option<Arc<memory::MemoryAccount>>,
-    mode: snippet::Mode<'_>,
+    scope: Scope<'_>,
 ) -> (bool, bool) {
     let channel = LineChannel {
         stream: stream.clone(),
         replies: HashMap::new(),
     };
-    let report = run_in(sandbox, spec, Box::new(channel), account, mode);
+    let report = run_in(sandbox, spec, Box::new(channel), scope);
     let flags = (report.reset_requested, report.limit_hit);
     let _ = protocol::send(stream, &FromChild::Done(Box::new(report)), None);
     flags
@@ -607,7 +577,7 @@ fn serve_fresh(sandbox: &SandboxVm, stream: UnixStream, base: u64) {
     let stream = Rc::new(stream);
     if let Ok((ToChild::Run(spec), _)) = protocol::recv::<ToChild>(&stream) {
         set_memory_ceiling(base, spec.limits.max_memory_mb);
-        serve_run(sandbox, &stream, &spec, None, snippet::Mode::Fresh);
+        serve_run(sandbox, &stream, &spec, Scope::Fresh);
     }
 }
 
@@ -731,13 +701,9 @@ fn yield_to_runs() {
 
 /// Serves a session: runs in one namespace, a standby forked after each committed run.
 fn serve_session(sandbox: &SandboxVm, stream: UnixStream, base: u64) {
-    let Ok(globals) = sandbox
-        .interp
-        .enter(|vm| snippet::new_session_globals(vm, sandbox))
-    else {
+    let Ok(namespace) = SessionNamespace::new(sandbox) else {
         return;
     };
-    let account = Arc::new(memory::MemoryAccount::new(0));
     let mut stream = Rc::new(stream);
     let mut standby = None;
     let mut need_standby = true;
@@ -771,13 +737,7 @@ fn serve_session(sandbox: &SandboxVm, stream: UnixStream, base: u64) {
             Err(_) => break,
         };
         set_memory_ceiling(base, spec.limits.max_memory_mb);
-        let (reset, limit_hit) = serve_run(
-            sandbox,
-            &stream,
-            &spec,
-            Some(account.clone()),
-            snippet::Mode::Session(&globals),
-        );
+        let (reset, limit_hit) = serve_run(sandbox, &stream, &spec, Scope::Session(&namespace));
         if reset || limit_hit {
             // The host drops this session (reset) or kills it and promotes the standby (limit).
             if reset {

@@ -39,6 +39,30 @@ pub(crate) struct SandboxVm {
 const ENDING_LIMIT: std::time::Duration = std::time::Duration::from_secs(1);
 
 impl SandboxVm {
+    /// Imports `name` outside any run (the zygote warms its children's imports this way).
+    pub(crate) fn pre_import(&self, name: &'static str) {
+        self.interp.enter(|vm| {
+            let _ = vm.import(name, 0);
+        });
+    }
+
+    /// Reseeds the `random` module's shared generator when the zygote imported it (`statistics` does):
+    /// its Mersenne Twister state is a copy of the zygote's, so every child would otherwise draw the
+    /// same sequence. The zygote never runs a snippet, so `random.seed` here is the module's own.
+    pub(crate) fn reseed_random_module(&self) {
+        self.interp.enter(|vm| {
+            let random = vm
+                .sys_module
+                .get_attr("modules", vm)
+                .and_then(|modules| modules.get_item("random", vm));
+            if let Ok(random) = random {
+                let _ = random
+                    .get_attr("seed", vm)
+                    .and_then(|seed| seed.call((), vm));
+            }
+        });
+    }
+
     /// Ends the interpreter outside any run: the atexit handlers a snippet registered are dropped, not
     /// run; its streams point at a sink, since what it prints while ending (an unflushable stream, a
     /// snippet object's `__del__` that raises) would otherwise reach the host's own stderr; and Python

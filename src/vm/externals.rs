@@ -350,8 +350,8 @@ pub(crate) mod _toolplane_host {
     #[pyfunction]
     fn _jail_probe(name: rustpython_vm::builtins::PyStrRef, vm: &VirtualMachine) -> PyResult<i64> {
         #[cfg(target_os = "linux")]
-        if super::super::worker::test_hooks_enabled() {
-            return super::super::jail::issue_forbidden_call(name.as_ref())
+        if super::super::test_hooks::enabled() {
+            return super::super::test_hooks::issue_forbidden_call(name.as_ref())
                 .map_err(|e| vm.new_value_error(e));
         }
         let _ = name;

@@ -19,7 +19,6 @@ use std::time::{Duration, Instant};
 use nix::sys::signal::Signal;
 
 use super::jail::{self, EXIT_ABORTED, EXIT_FORBIDDEN_SYSCALL, EXIT_NO_JAIL};
-use super::limits::{memory_message, timeout_message};
 use super::protocol::{
     self, Attachment, FromChild, FromZygote, PROTOCOL_VERSION, ToChild, ToZygote,
 };
@@ -28,6 +27,7 @@ use super::worker::{
 };
 use super::{Dispatcher, RunReport, RunRequest, SANDBOX_STACK_BYTES};
 use crate::execution::ExecutionResult;
+use crate::vm::{memory_message, timeout_message};
 
 /// Idle, pre-warmed children kept ready for fresh runs.
 const POOL_SIZE: usize = 2;

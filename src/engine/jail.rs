@@ -16,8 +16,8 @@ use seccompiler::{
     SeccompRule, TargetArch,
 };
 
-use super::memory;
 use super::worker::EXIT_OUT_OF_MEMORY;
+use crate::vm::memory;
 
 /// Exit code of a child stopped at a forbidden system call (it reported the call on its line first).
 pub(crate) const EXIT_FORBIDDEN_SYSCALL: i32 = 87;
@@ -420,30 +420,6 @@ pub(crate) fn syscall_name(call: i64) -> String {
             || format!("system call {call}"),
             |(_, name)| (*name).to_string(),
         )
-}
-
-/// A forbidden call for tests (`_toolplane_host._jail_probe`, only where `TOOLPLANE_TEST_HOOKS` was
-/// set when the zygote started): each is refused by the jail, and harmless where there is none.
-pub(crate) fn issue_forbidden_call(name: &str) -> Result<i64, String> {
-    // SAFETY: each call's arguments are valid; their results are closed or unused.
-    let result = unsafe {
-        match name {
-            "socket" => libc::syscall(libc::SYS_socket, libc::AF_UNIX, libc::SOCK_STREAM, 0),
-            "openat" => libc::syscall(
-                libc::SYS_openat,
-                libc::AT_FDCWD,
-                c"/dev/null".as_ptr(),
-                libc::O_RDONLY | libc::O_CLOEXEC,
-            ),
-            "kill" => libc::syscall(libc::SYS_kill, libc::getpid(), 0),
-            _ => return Err(format!("no jail probe named {name:?}")),
-        }
-    };
-    if result >= 0 && name != "kill" {
-        // SAFETY: the descriptor was just made by this call and is owned by nothing else.
-        unsafe { libc::close(result as libc::c_int) };
-    }
-    Ok(result)
 }
 
 #[cfg(test)]

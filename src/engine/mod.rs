@@ -1,0 +1,213 @@
+//! The engines: where a run's VM lives. In process (a sandbox thread of this process,
+//! `in_process.rs`), or in a forked child of a zygote process (the process engine: its host side in
+//! `process.rs` and `protocol.rs`, its worker side — zygote, child, session holder and standby, jail,
+//! huge pages — in `worker.rs`, `jail.rs` and `hugepages.rs`). Both drive the VM room (`crate::vm`)
+//! with a `RunSpec` and get a `RunReport` back; neither imports RustPython.
+
+#[cfg(target_os = "linux")]
+mod hugepages;
+mod in_process;
+#[cfg(target_os = "linux")]
+pub(crate) mod jail;
+#[cfg(target_os = "linux")]
+mod process;
+#[cfg(target_os = "linux")]
+mod protocol;
+#[cfg(target_os = "linux")]
+mod worker;
+
+use std::sync::Arc;
+
+use crate::capabilities::{ARTIFACTS_SAVE, Bridge, HostError};
+use crate::execution::ExecutionResult;
+use crate::vm::{RunReport, RunSpec};
+
+pub(crate) use in_process::InProcessEngine;
+#[cfg(target_os = "linux")]
+pub(crate) use process::ProcessEngine;
+
+/// The name of the threads that run in-process VMs (a panic there is the run's error).
+pub(crate) const SANDBOX_THREAD: &str = "toolplane-sandbox";
+
+/// Stack size of sandbox threads: deep enough that RustPython's own recursion checks always fire
+/// before the native stack runs out.
+pub(crate) const SANDBOX_STACK_BYTES: usize = 256 << 20;
+
+/// Whether the zygote moves onto transparent huge pages here, or why not (`toolplane doctor`).
+#[cfg(all(target_os = "linux", feature = "cli"))]
+pub(crate) fn huge_pages_availability() -> Result<(), String> {
+    hugepages::availability()
+}
+
+/// What the process engine's jail holds here (`toolplane doctor`): the allowlist's size, or why the
+/// filters cannot be made on this machine.
+#[cfg(all(target_os = "linux", feature = "cli"))]
+pub(crate) fn jail_summary() -> Result<String, String> {
+    jail::Jail::new().map(|jail| jail.summary())
+}
+
+/// The worker executable process isolation would use, or why there is none.
+pub(crate) fn worker_executable(
+    configured: Option<&std::path::Path>,
+) -> Result<std::path::PathBuf, String> {
+    #[cfg(target_os = "linux")]
+    return process::worker_executable(configured);
+    #[cfg(not(target_os = "linux"))]
+    {
+        let _ = configured;
+        Err("process isolation needs Linux".into())
+    }
+}
+#[cfg(target_os = "linux")]
+pub use worker::worker_main_if_requested;
+
+/// Runs the worker side of process isolation when this process was started as a toolplane worker,
+/// and never returns then; otherwise returns at once. Call it first thing in `main` of an application
+/// that embeds toolplane with process isolation and should serve as its own worker executable.
+///
+/// ```
+/// toolplane::worker_main_if_requested(); // a no-op in a process that is not a worker
+/// ```
+#[cfg(not(target_os = "linux"))]
+pub fn worker_main_if_requested() {}
+
+/// One snippet to run, with the bridge that serves its host calls.
+pub(crate) struct RunRequest {
+    pub spec: RunSpec,
+    pub bridge: Bridge,
+}
+
+/// The host side of a run's calls, in either engine: the bridge, plus the list of saved artifacts.
+pub(crate) struct Dispatcher {
+    bridge: Bridge,
+    saved_artifacts: Vec<String>,
+}
+
+impl Dispatcher {
+    pub(crate) fn new(bridge: Bridge) -> Self {
+        Self {
+            bridge,
+            saved_artifacts: Vec::new(),
+        }
+    }
+
+    /// Starts one host call: the answer now (`Some`), or later through `on_done` (an async tool).
+    pub(crate) fn submit(
+        &mut self,
+        name: &str,
+        params: &str,
+        on_done: impl FnOnce(Result<String, HostError>) + Send + 'static,
+    ) -> Option<Result<String, HostError>> {
+        let reply = self.bridge.submit(name, params, on_done)?;
+        if name == ARTIFACTS_SAVE
+            && let Ok(text) = &reply
+            && let Ok(handle) = serde_json::from_str::<String>(text)
+        {
+            self.saved_artifacts.push(handle);
+        }
+        Some(reply)
+    }
+
+    pub(crate) fn into_saved_artifacts(self) -> Vec<String> {
+        self.saved_artifacts
+    }
+}
+
+/// The reply of a run whose sandbox could not start (`SandboxError`).
+pub(crate) fn start_failure(text: &str) -> RunReport {
+    failed_reply(
+        "SandboxError",
+        format!("the sandbox could not start: {text}"),
+    )
+}
+
+fn failed_reply(error_type: &str, message: String) -> RunReport {
+    RunReport::of(ExecutionResult::failed(error_type, message, 0.0))
+}
+
+/// The engine behind a runtime or a session: in process, or in worker processes.
+#[derive(Debug)]
+pub(crate) enum Engine {
+    InProcess(InProcessEngine),
+    #[cfg(target_os = "linux")]
+    Process(ProcessEngine),
+    /// Process isolation was asked for but cannot start (no worker executable): runs fail, saying why.
+    Unavailable(String),
+}
+
+/// What a runtime's engines share: the zygote of process isolation, started on first use.
+#[derive(Debug, Clone, Default)]
+pub(crate) struct EngineHost {
+    #[cfg(target_os = "linux")]
+    zygote: Arc<process::ZygoteHandle>,
+}
+
+impl EngineHost {
+    /// Stops the worker processes of every engine made here (process isolation); in-process engines
+    /// have none.
+    pub(crate) fn stop_workers(&self) {
+        #[cfg(target_os = "linux")]
+        self.zygote.stop();
+    }
+
+    /// An engine for `isolation` (fresh runs, or one session when `session`). Process isolation needs a
+    /// worker executable; without one, runs fail with a `SandboxError` that says how to provide it.
+    pub(crate) fn engine(
+        &self,
+        isolation: crate::config::Isolation,
+        worker_path: Option<&std::path::Path>,
+        recursion_limit: usize,
+        session: bool,
+    ) -> Engine {
+        #[cfg(target_os = "linux")]
+        if isolation == crate::config::Isolation::Process {
+            let exe = match process::worker_executable(worker_path) {
+                Ok(exe) => exe,
+                Err(text) => return Engine::Unavailable(text),
+            };
+            let zygote = self.zygote.clone();
+            return Engine::Process(if session {
+                ProcessEngine::session(zygote, exe, recursion_limit)
+            } else {
+                ProcessEngine::fresh(zygote, exe, recursion_limit)
+            });
+        }
+        let _ = (isolation, worker_path, recursion_limit);
+        Engine::InProcess(if session {
+            InProcessEngine::session()
+        } else {
+            InProcessEngine::fresh()
+        })
+    }
+}
+
+impl Engine {
+    pub(crate) fn run(&self, request: RunRequest) -> RunReport {
+        match self {
+            Engine::InProcess(engine) => engine.run(request),
+            #[cfg(target_os = "linux")]
+            Engine::Process(engine) => engine.run(request),
+            Engine::Unavailable(text) => start_failure(text),
+        }
+    }
+
+    /// Starts what the first run would otherwise wait for (the zygote of process isolation); an error
+    /// says why runs will fail.
+    pub(crate) fn prestart(&self) -> Result<(), String> {
+        match self {
+            Engine::InProcess(_) => Ok(()),
+            #[cfg(target_os = "linux")]
+            Engine::Process(engine) => engine.prestart(),
+            Engine::Unavailable(text) => Err(text.clone()),
+        }
+    }
+
+    pub(crate) fn reset_session(&self) {
+        match self {
+            Engine::InProcess(engine) => engine.reset_session(),
+            #[cfg(target_os = "linux")]
+            Engine::Process(engine) => engine.reset_session(),
+            Engine::Unavailable(_) => {}
+        }
+    }
+}

@@ -1,0 +1,282 @@
+//! The VM room: everything that knows about RustPython (and the only code that imports it), plus the
+//! shim modules in `stdlib-shims/`. The engines talk to it in plain data: a [`RunSpec`] in, a
+//! [`RunReport`] out, host calls through a [`HostChannel`].
+
+mod convert;
+mod externals;
+pub mod fuzzing;
+mod imports;
+pub(crate) mod interpreter;
+mod limits;
+pub(crate) mod memory;
+pub(crate) mod snippet;
+mod syntax;
+pub(crate) mod test_hooks;
+
+use std::sync::Arc;
+use std::time::{Duration, Instant};
+
+pub use externals::HostChannel;
+pub use imports::ALLOWED_IMPORTS;
+pub(crate) use interpreter::SandboxVm;
+pub use limits::request_interrupt;
+pub(crate) use limits::{memory_message, stop_watchdog, timeout_message};
+pub use memory::CountingAllocator;
+pub(crate) use snippet::Bindings;
+pub use snippet::{SESSION_DISPLAY_NAME, SNIPPET_DISPLAY_NAME, SNIPPET_FILENAME};
+
+use crate::execution::ExecutionResult;
+
+/// The limits one run is held to.
+#[derive(Debug, Clone, serde::Serialize, serde::Deserialize)]
+pub(crate) struct RunLimits {
+    pub timeout: Duration,
+    pub max_output_bytes: usize,
+    pub recursion_limit: usize,
+    pub max_memory_mb: usize,
+}
+
+/// One snippet to run, as plain data: it crosses the process boundary as JSON.
+#[derive(Debug, Clone, serde::Serialize, serde::Deserialize)]
+pub(crate) struct RunSpec {
+    pub code: String,
+    pub inputs: serde_json::Map<String, serde_json::Value>,
+    pub bindings: Bindings,
+    pub limits: RunLimits,
+    pub results_enabled: bool,
+    pub artifacts_enabled: bool,
+}
+
+/// What a run produced: one shape from the VM to the runtime, in both engines and across the process
+/// line (the child sends it whole). The runtime turns `saved_artifacts` into the result's list.
+#[derive(Debug, serde::Serialize, serde::Deserialize)]
+pub(crate) struct RunReport {
+    pub result: ExecutionResult,
+    /// `await reset_session()` was called in this run.
+    pub reset_requested: bool,
+    /// The run ended at a limit (time or memory), not at an error of the snippet's own.
+    pub limit_hit: bool,
+    /// Handles of the artifacts this run saved, in order (the host's dispatcher knows them).
+    #[serde(skip)]
+    pub saved_artifacts: Vec<String>,
+}
+
+impl RunReport {
+    pub(crate) fn of(result: ExecutionResult) -> Self {
+        Self {
+            result,
+            reset_requested: false,
+            limit_hit: false,
+            saved_artifacts: Vec::new(),
+        }
+    }
+}
+
+/// Where a run's code runs: a fresh namespace, or a session's.
+#[derive(Clone, Copy)]
+pub(crate) enum Scope<'a> {
+    Fresh,
+    Session(&'a SessionNamespace),
+}
+
+/// A session's namespace, which persists across its runs in one VM, and what it holds
+/// (`[session] max_memory_mb` counts it across runs).
+pub(crate) struct SessionNamespace {
+    globals: rustpython_vm::builtins::PyDictRef,
+    memory: Arc<memory::MemoryAccount>,
+}
+
+impl SessionNamespace {
+    /// A fresh session namespace in `sandbox`.
+    pub(crate) fn new(sandbox: &SandboxVm) -> Result<Self, String> {
+        let globals = sandbox
+            .interp
+            .enter(|vm| snippet::new_session_globals(vm, sandbox))
+            .map_err(|_| "could not create the session namespace".to_string())?;
+        Ok(Self {
+            globals,
+            memory: Arc::new(memory::MemoryAccount::new(0)),
+        })
+    }
+}
+
+/// Runs `spec` in `sandbox` with its run state, watchdog and output capture installed, host calls going
+/// to `channel`.
+pub(crate) fn run_in(
+    sandbox: &SandboxVm,
+    spec: &RunSpec,
+    channel: Box<dyn HostChannel>,
+    scope: Scope<'_>,
+) -> RunReport {
+    let started = Instant::now();
+    let (session_account, mode) = match scope {
+        Scope::Fresh => (None, snippet::Mode::Fresh),
+        Scope::Session(session) => (
+            Some(session.memory.clone()),
+            snippet::Mode::Session(&session.globals),
+        ),
+    };
+    let flags = Arc::new(limits::RunFlags::new(
+        spec.limits.timeout,
+        spec.limits.max_memory_mb,
+        session_account,
+    ));
+    let run = externals::ActiveRun::begin(externals::RunState {
+        channel,
+        local_failures: Default::default(),
+        results_enabled: spec.results_enabled,
+        artifacts_enabled: spec.artifacts_enabled,
+        flags: flags.clone(),
+        output: externals::OutputCapture::new(spec.limits.max_output_bytes),
+        reset_requested: false,
+    });
+    let watchdog = limits::Watchdog::start(flags.clone(), sandbox.signal_tx.clone());
+    let tracking = memory::Tracking::start(flags.memory.clone());
+    let mut result = snippet::run_snippet(
+        sandbox,
+        &spec.code,
+        &spec.inputs,
+        &spec.bindings,
+        spec.limits.max_output_bytes,
+        &flags,
+        mode,
+    );
+    drop(tracking);
+    result.duration_ms = started.elapsed().as_secs_f64() * 1000.0;
+    drop(watchdog);
+    RunReport {
+        result,
+        reset_requested: run.finish().is_some_and(|state| state.reset_requested),
+        limit_hit: flags.timed_out() || flags.memory_exceeded(),
+        saved_artifacts: Vec::new(),
+    }
+}
+
+/// A fresh interpreter built ahead of its run, while the sandbox thread was idle: a fresh run then
+/// waits for its snippet only, not for the ~10 ms build. No run has touched it.
+pub(crate) struct SpareVm {
+    pub(crate) recursion_limit: usize,
+    pub(crate) sandbox: SandboxVm,
+}
+
+impl SpareVm {
+    pub(crate) fn build(recursion_limit: usize) -> Option<Self> {
+        let sandbox = interpreter::build(recursion_limit).ok()?;
+        Some(Self {
+            recursion_limit,
+            sandbox,
+        })
+    }
+}
+
+/// Keeps the objects that finalized interpreters leave behind out of later garbage collections.
+///
+/// RustPython's collector lists are shared by all interpreters of a thread (per thread in our build,
+/// without its `threading` feature): the ~1,100 objects each finalized fresh interpreter leaks (`import
+/// json` in the run) stay in them, and every later collection walked them, so finalizing the n-th
+/// interpreter took 7 ms + ~1.5 ms × n. An interpreter of the thread's own that never runs a snippet
+/// adopts them with one full collection (freeing what it can) and freezes the survivors, as
+/// `gc.freeze()` does: they leave the walked lists. A snippet's collections see only its own
+/// interpreter's objects, so no run reaches them.
+pub(crate) struct Janitor(Option<SandboxVm>);
+
+impl Janitor {
+    /// Built before the thread's first fresh interpreter: it loads every native module, so that the
+    /// heap types RustPython shares between the thread's interpreters are made (and recorded, to be
+    /// frozen) here, where no snippet runs.
+    pub(crate) fn new() -> Self {
+        let janitor = interpreter::build(1000).ok();
+        if let Some(janitor) = &janitor {
+            janitor.interp.enter(interpreter::record_shared_heap_types);
+        }
+        Self(janitor)
+    }
+
+    /// A janitor with no interpreter, for a thread that finalizes none (a session's).
+    pub(crate) fn none() -> Self {
+        Self(None)
+    }
+
+    pub(crate) fn set_aside_leftovers(&mut self) {
+        if let Some(janitor) = &self.0 {
+            // Freeing a leftover can run a snippet's `__del__`: held to a limit like the finalize.
+            janitor.collect_garbage();
+            janitor.interp.enter(|vm| vm.state.gc.freeze());
+        }
+    }
+
+    /// With the thread: hands the frozen leftovers back to the collector, which frees what it can.
+    pub(crate) fn end(self) {
+        if let Some(janitor) = self.0 {
+            janitor.interp.enter(|vm| vm.state.gc.unfreeze());
+            janitor.finalize();
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Finalizes `rounds` interpreters that imported json, on this thread (RustPython's collector
+    /// state is per thread in our build), and returns the oldest generation's count and the frozen
+    /// count afterwards.
+    fn leftovers_after(rounds: usize, janitor: &mut Option<Janitor>) -> (usize, usize) {
+        for _ in 0..rounds {
+            let vm = interpreter::build(1000).unwrap();
+            vm.interp.enter(|vm| {
+                let json = vm.import("json", 0).unwrap();
+                json.get_attr("dumps", vm)
+                    .unwrap()
+                    .call((vm.ctx.new_int(1),), vm)
+                    .unwrap();
+            });
+            vm.finalize();
+            if let Some(janitor) = janitor.as_mut() {
+                janitor.set_aside_leftovers();
+            }
+        }
+        let (_, _, oldest) = rustpython_vm::gc_state::gc_state().get_count();
+        (
+            oldest,
+            rustpython_vm::gc_state::gc_state().get_freeze_count(),
+        )
+    }
+
+    /// What finalized interpreters leave behind piles up in the collected generations (every later
+    /// collection walks it: finalizing got 1.5 ms slower per run) unless the janitor freezes it.
+    #[test]
+    fn the_janitor_takes_leftovers_out_of_the_collected_generations() {
+        let on_fresh_thread = |with_janitor: bool| {
+            std::thread::Builder::new()
+                .stack_size(crate::engine::SANDBOX_STACK_BYTES)
+                .spawn(move || {
+                    let mut janitor = with_janitor.then(Janitor::new);
+                    let before = leftovers_after(1, &mut janitor);
+                    let after = leftovers_after(8, &mut janitor);
+                    if let Some(janitor) = janitor {
+                        janitor.end();
+                    }
+                    (before, after)
+                })
+                .unwrap()
+                .join()
+                .unwrap()
+        };
+        let ((_, _), (piled, none_frozen)) = on_fresh_thread(false);
+        let ((_, frozen_before), (kept, frozen_after)) = on_fresh_thread(true);
+        assert_eq!(none_frozen, 0);
+        assert!(
+            piled > 8 * 500,
+            "without the janitor only {piled} leftovers piled up"
+        );
+        assert!(
+            kept < piled / 4,
+            "{kept} leftovers still collected with the janitor, {piled} without"
+        );
+        assert!(
+            frozen_after > frozen_before + 8 * 500,
+            "{frozen_before} -> {frozen_after} frozen"
+        );
+    }
+}
