@@ -1,16 +1,22 @@
 //! The artifact store: bytes in a private temp dir, addressed by unguessable `art_` handles.
 
-use std::collections::HashMap;
 use std::path::PathBuf;
 use std::sync::{Arc, Mutex};
 
 use super::clock::{Clock, MonotonicClock};
 use super::handle::{new_handle, py_repr};
+use super::ledger::{Caps, Ledger, Wording};
 use crate::config::ArtifactsConfig;
 use crate::host_error::HostError;
 
 /// The filename used when a snippet gives none.
 pub const DEFAULT_ARTIFACT_FILENAME: &str = "artifact.bin";
+const WORDING: Wording = Wording {
+    store: "artifact store",
+    entries: "artifacts",
+    over_total_hint: "save a smaller file",
+};
+
 /// The message every call gets once the store is disabled.
 pub const ARTIFACTS_DISABLED: &str = "artifact store is disabled";
 
@@ -32,18 +38,22 @@ pub struct ArtifactInfo {
 struct Entry {
     info: ArtifactInfo,
     path: PathBuf,
-    saved_at: f64,
-    /// Data bytes plus label bytes: what counts against the caps.
-    counted: usize,
+}
+
+impl Entry {
+    /// Removes the entry's directory (its file with it).
+    fn remove_files(self) {
+        if let Some(dir) = self.path.parent() {
+            let _ = std::fs::remove_dir_all(dir);
+        }
+    }
 }
 
 #[derive(Debug)]
 struct Inner {
+    /// The private temp dir, made at the first save.
     root: Option<tempfile::TempDir>,
-    entries: HashMap<String, Entry>,
-    order: Vec<String>,
-    total: usize,
-    disabled: Option<String>,
+    ledger: Ledger<Entry>,
 }
 
 /// The artifact store of one runtime. Files live at `<private temp dir>/<handle>/<filename>`; the
@@ -58,11 +68,6 @@ struct Inner {
 /// ```
 #[derive(Debug)]
 pub struct ArtifactStore {
-    max_entries: usize,
-    max_total_bytes: usize,
-    max_entry_bytes: usize,
-    ttl_seconds: f64,
-    clock: Arc<dyn Clock>,
     inner: Mutex<Inner>,
 }
 
@@ -127,18 +132,17 @@ impl ArtifactStore {
 
     /// A store with the caps of `config` and the given clock.
     pub fn with_clock(config: &ArtifactsConfig, clock: Arc<dyn Clock>) -> Self {
-        Self {
+        let caps = Caps {
             max_entries: config.max_entries,
             max_total_bytes: config.max_total_bytes,
             max_entry_bytes: config.max_entry_bytes,
             ttl_seconds: config.ttl_seconds,
-            clock,
+        };
+        let disabled = (!config.enabled).then(|| ARTIFACTS_DISABLED.to_string());
+        Self {
             inner: Mutex::new(Inner {
                 root: None,
-                entries: HashMap::new(),
-                order: Vec::new(),
-                total: 0,
-                disabled: (!config.enabled).then(|| ARTIFACTS_DISABLED.to_string()),
+                ledger: Ledger::new(caps, clock, disabled),
             }),
         }
     }
@@ -149,14 +153,14 @@ impl ArtifactStore {
 
     /// Whether saves and loads are allowed.
     pub fn is_enabled(&self) -> bool {
-        self.lock().disabled.is_none()
+        self.lock().ledger.is_enabled()
     }
 
     /// Removes every artifact and makes every later call fail with `reason`.
     pub fn disable(&self, reason: &str) {
         let mut inner = self.lock();
         Self::clear(&mut inner);
-        inner.disabled = Some(reason.to_string());
+        inner.ledger.disable(reason, drop);
     }
 
     /// Removes the scratch directory and forgets every artifact; the store stays usable.
@@ -164,10 +168,9 @@ impl ArtifactStore {
         Self::clear(&mut self.lock());
     }
 
+    /// Drops every entry and the directory that holds their files.
     fn clear(inner: &mut Inner) {
-        inner.entries.clear();
-        inner.order.clear();
-        inner.total = 0;
+        inner.ledger.clear(drop);
         if let Some(root) = inner.root.take() {
             let _ = root.close();
         }
@@ -176,29 +179,6 @@ impl ArtifactStore {
     /// The scratch directory, if one has been created.
     pub fn root_dir(&self) -> Option<PathBuf> {
         self.lock().root.as_ref().map(|r| r.path().to_path_buf())
-    }
-
-    fn purge(&self, inner: &mut Inner) {
-        let cutoff = self.clock.now() - self.ttl_seconds;
-        if inner.entries.values().all(|e| e.saved_at >= cutoff) {
-            return;
-        }
-        let Inner {
-            entries,
-            order,
-            total,
-            ..
-        } = inner;
-        order.retain(|h| {
-            let expired = entries.get(h).is_some_and(|e| e.saved_at < cutoff);
-            if expired && let Some(e) = entries.remove(h) {
-                *total -= e.counted;
-                if let Some(dir) = e.path.parent() {
-                    let _ = std::fs::remove_dir_all(dir);
-                }
-            }
-            !expired
-        });
     }
 
     /// Saves `data` under a new handle. Checks run in the reference's order: enabled, filename, size,
@@ -211,9 +191,7 @@ impl ArtifactStore {
         label: Option<&str>,
     ) -> Result<String, HostError> {
         let mut inner = self.lock();
-        if let Some(reason) = &inner.disabled {
-            return Err(HostError::value(reason.clone()));
-        }
+        inner.ledger.check_enabled()?;
         let filename = filename.unwrap_or(DEFAULT_ARTIFACT_FILENAME);
         if filename.len() > MAX_FILENAME_BYTES && has_simple_shape(filename) {
             return Err(HostError::value(format!(
@@ -227,33 +205,20 @@ impl ArtifactStore {
                 py_repr(filename)
             )));
         }
-        self.purge(&mut inner);
+        inner.ledger.purge(Entry::remove_files);
         let size = data.len();
         let label_bytes = label.map_or(0, str::len);
         let counted = size + label_bytes;
-        if counted > self.max_entry_bytes {
+        inner.ledger.admit(counted, &WORDING, |limit| {
             let with_label = if label_bytes > 0 {
                 format!(" with its {label_bytes}-byte label")
             } else {
                 String::new()
             };
-            return Err(HostError::value(format!(
-                "artifact is {counted} bytes{with_label}, over the per-artifact limit of {} bytes; save a smaller file",
-                self.max_entry_bytes
-            )));
-        }
-        if inner.entries.len() >= self.max_entries {
-            return Err(HostError::value(format!(
-                "artifact store is full ({} artifacts); re-use an existing handle or save less",
-                self.max_entries
-            )));
-        }
-        if inner.total + counted > self.max_total_bytes {
-            return Err(HostError::value(format!(
-                "artifact store would exceed its total limit of {} bytes; save a smaller file",
-                self.max_total_bytes
-            )));
-        }
+            format!(
+                "artifact is {counted} bytes{with_label}, over the per-artifact limit of {limit} bytes; save a smaller file"
+            )
+        })?;
         let root = match &inner.root {
             Some(root) if root.path().is_dir() => root.path().to_path_buf(),
             _ => {
@@ -288,28 +253,18 @@ impl ArtifactStore {
             size_bytes: size,
             label: label.map(str::to_string),
         };
-        inner.entries.insert(
-            handle.clone(),
-            Entry {
-                info,
-                path,
-                saved_at: self.clock.now(),
-                counted,
-            },
-        );
-        inner.order.push(handle.clone());
-        inner.total += counted;
+        inner
+            .ledger
+            .insert(handle.clone(), Entry { info, path }, counted);
         Ok(handle)
     }
 
     fn entry_path(&self, handle: &str) -> Result<(PathBuf, ArtifactInfo), HostError> {
         let mut inner = self.lock();
-        if let Some(reason) = &inner.disabled {
-            return Err(HostError::value(reason.clone()));
-        }
-        self.purge(&mut inner);
+        inner.ledger.check_enabled()?;
+        inner.ledger.purge(Entry::remove_files);
         inner
-            .entries
+            .ledger
             .get(handle)
             .map(|e| (e.path.clone(), e.info.clone()))
             .ok_or_else(|| {
@@ -339,8 +294,12 @@ impl ArtifactStore {
     /// The live handles, oldest first.
     pub fn handles(&self) -> Vec<String> {
         let mut inner = self.lock();
-        self.purge(&mut inner);
-        inner.order.clone()
+        inner.ledger.purge(Entry::remove_files);
+        inner
+            .ledger
+            .in_order()
+            .map(|(h, ..)| h.to_string())
+            .collect()
     }
 
     /// The live artifacts, oldest first.
@@ -354,17 +313,11 @@ impl ArtifactStore {
     /// The live artifacts, oldest first, each with its age in seconds.
     pub fn list_with_age(&self) -> Vec<(ArtifactInfo, f64)> {
         let mut inner = self.lock();
-        self.purge(&mut inner);
-        let now = self.clock.now();
+        inner.ledger.purge(Entry::remove_files);
         inner
-            .order
-            .iter()
-            .filter_map(|h| {
-                inner
-                    .entries
-                    .get(h)
-                    .map(|e| (e.info.clone(), now - e.saved_at))
-            })
+            .ledger
+            .in_order()
+            .map(|(_, e, _, age)| (e.info.clone(), age))
             .collect()
     }
 }

@@ -4,6 +4,7 @@
 mod artifacts;
 mod clock;
 mod handle;
+mod ledger;
 mod results;
 
 pub use artifacts::{

@@ -1,10 +1,10 @@
 //! The result store: JSON values in host memory, addressed by unguessable `res_` handles.
 
-use std::collections::HashMap;
 use std::sync::{Arc, Mutex};
 
 use super::clock::{Clock, MonotonicClock};
 use super::handle::{new_handle, py_repr};
+use super::ledger::{Caps, Ledger, Wording};
 use crate::config::ResultsConfig;
 use crate::host_error::HostError;
 
@@ -25,16 +25,6 @@ pub struct ResultInfo {
 struct Entry {
     label: Option<String>,
     payload: Arc<str>,
-    size: usize,
-    saved_at: f64,
-}
-
-#[derive(Debug)]
-struct Inner {
-    entries: HashMap<String, Entry>,
-    order: Vec<String>,
-    total: usize,
-    disabled: Option<String>,
 }
 
 /// The result store of one runtime: canonical JSON payloads with caps and a lazy TTL, in memory only.
@@ -50,13 +40,14 @@ struct Inner {
 /// ```
 #[derive(Debug)]
 pub struct ResultStore {
-    max_entries: usize,
-    max_total_bytes: usize,
-    max_entry_bytes: usize,
-    ttl_seconds: f64,
-    clock: Arc<dyn Clock>,
-    inner: Mutex<Inner>,
+    ledger: Mutex<Ledger<Entry>>,
 }
+
+const WORDING: Wording = Wording {
+    store: "result store",
+    entries: "entries",
+    over_total_hint: "save a smaller projection or re-use an existing handle",
+};
 
 /// The message every call gets once the store is disabled.
 pub const RESULTS_DISABLED: &str = "results store is disabled";
@@ -69,57 +60,30 @@ impl ResultStore {
 
     /// A store with the caps of `config` and the given clock (tests use [`super::ManualClock`]).
     pub fn with_clock(config: &ResultsConfig, clock: Arc<dyn Clock>) -> Self {
-        Self {
+        let caps = Caps {
             max_entries: config.max_entries,
             max_total_bytes: config.max_total_bytes,
             max_entry_bytes: config.max_entry_bytes,
             ttl_seconds: config.ttl_seconds,
-            clock,
-            inner: Mutex::new(Inner {
-                entries: HashMap::new(),
-                order: Vec::new(),
-                total: 0,
-                disabled: (!config.enabled).then(|| RESULTS_DISABLED.to_string()),
-            }),
+        };
+        let disabled = (!config.enabled).then(|| RESULTS_DISABLED.to_string());
+        Self {
+            ledger: Mutex::new(Ledger::new(caps, clock, disabled)),
         }
     }
 
-    fn lock(&self) -> std::sync::MutexGuard<'_, Inner> {
-        self.inner.lock().unwrap_or_else(|e| e.into_inner())
+    fn lock(&self) -> std::sync::MutexGuard<'_, Ledger<Entry>> {
+        self.ledger.lock().unwrap_or_else(|e| e.into_inner())
     }
 
     /// Whether saves and loads are allowed.
     pub fn is_enabled(&self) -> bool {
-        self.lock().disabled.is_none()
+        self.lock().is_enabled()
     }
 
     /// Clears every entry and makes every later call fail with `reason`.
     pub fn disable(&self, reason: &str) {
-        let mut inner = self.lock();
-        inner.entries.clear();
-        inner.order.clear();
-        inner.total = 0;
-        inner.disabled = Some(reason.to_string());
-    }
-
-    fn purge(&self, inner: &mut Inner) {
-        let cutoff = self.clock.now() - self.ttl_seconds;
-        if inner.entries.values().all(|e| e.saved_at >= cutoff) {
-            return;
-        }
-        let Inner {
-            entries,
-            order,
-            total,
-            ..
-        } = inner;
-        order.retain(|h| {
-            let expired = entries.get(h).is_some_and(|e| e.saved_at < cutoff);
-            if expired && let Some(e) = entries.remove(h) {
-                *total -= e.size;
-            }
-            !expired
-        });
+        self.lock().disable(reason, drop);
     }
 
     /// Saves an already canonical JSON payload (the exact text that `load` and the MCP resource serve).
@@ -128,42 +92,19 @@ impl ResultStore {
     /// `json.dumps` rules. Checks run in the reference's order: enabled, size (payload + label bytes),
     /// entry count, total bytes.
     pub fn save_json(&self, payload: &str, label: Option<&str>) -> Result<String, HostError> {
-        let mut inner = self.lock();
-        if let Some(reason) = &inner.disabled {
-            return Err(HostError::value(reason.clone()));
-        }
+        let mut ledger = self.lock();
+        ledger.check_enabled()?;
         let size = payload.len() + label.map_or(0, str::len);
-        self.purge(&mut inner);
-        if size > self.max_entry_bytes {
-            return Err(HostError::value(format!(
-                "result is {size} bytes, over the per-entry limit of {} bytes; save a smaller projection",
-                self.max_entry_bytes
-            )));
-        }
-        if inner.entries.len() >= self.max_entries {
-            return Err(HostError::value(format!(
-                "result store is full ({} entries); re-use an existing handle or save less",
-                self.max_entries
-            )));
-        }
-        if inner.total + size > self.max_total_bytes {
-            return Err(HostError::value(format!(
-                "result store would exceed its total limit of {} bytes; save a smaller projection or re-use an existing handle",
-                self.max_total_bytes
-            )));
-        }
+        ledger.purge(drop);
+        ledger.admit(size, &WORDING, |limit| {
+            format!("result is {size} bytes, over the per-entry limit of {limit} bytes; save a smaller projection")
+        })?;
         let handle = new_handle("res_");
-        inner.entries.insert(
-            handle.clone(),
-            Entry {
-                label: label.map(str::to_string),
-                payload: Arc::from(payload),
-                size,
-                saved_at: self.clock.now(),
-            },
-        );
-        inner.order.push(handle.clone());
-        inner.total += size;
+        let entry = Entry {
+            label: label.map(str::to_string),
+            payload: Arc::from(payload),
+        };
+        ledger.insert(handle.clone(), entry, size);
         Ok(handle)
     }
 
@@ -180,22 +121,17 @@ impl ResultStore {
         value: &serde_json::Value,
         label: Option<&str>,
     ) -> Result<String, HostError> {
-        if let Some(reason) = &self.lock().disabled {
-            return Err(HostError::value(reason.clone()));
-        }
+        self.lock().check_enabled()?;
         // serde_json values cannot hold NaN or infinities, so every Value has a canonical form.
         self.save_json(&crate::canonical::to_canonical_json(value), label)
     }
 
     /// The stored canonical JSON text of `handle`, verbatim.
     pub fn payload(&self, handle: &str) -> Result<Arc<str>, HostError> {
-        let mut inner = self.lock();
-        if let Some(reason) = &inner.disabled {
-            return Err(HostError::value(reason.clone()));
-        }
-        self.purge(&mut inner);
-        inner
-            .entries
+        let mut ledger = self.lock();
+        ledger.check_enabled()?;
+        ledger.purge(drop);
+        ledger
             .get(handle)
             .map(|e| e.payload.clone())
             .ok_or_else(|| {
@@ -216,29 +152,25 @@ impl ResultStore {
 
     /// The live entries, oldest first (expired ones are purged first).
     pub fn list(&self) -> Vec<ResultInfo> {
-        let mut inner = self.lock();
-        if inner.disabled.is_some() {
+        let mut ledger = self.lock();
+        if !ledger.is_enabled() {
             return Vec::new();
         }
-        self.purge(&mut inner);
-        let now = self.clock.now();
-        inner
-            .order
-            .iter()
-            .filter_map(|h| {
-                inner.entries.get(h).map(|e| ResultInfo {
-                    handle: h.clone(),
-                    label: e.label.clone(),
-                    size_bytes: e.size,
-                    age_seconds: now - e.saved_at,
-                })
+        ledger.purge(drop);
+        ledger
+            .in_order()
+            .map(|(handle, e, size, age)| ResultInfo {
+                handle: handle.to_string(),
+                label: e.label.clone(),
+                size_bytes: size,
+                age_seconds: age,
             })
             .collect()
     }
 
     /// The bytes currently counted against `max_total_bytes`.
     pub fn total_bytes(&self) -> usize {
-        self.lock().total
+        self.lock().total()
     }
 }
 
