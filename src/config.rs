@@ -7,10 +7,50 @@ use std::path::Path;
 
 use serde::{Deserialize, Serialize};
 
-/// A config error, with a one-line message that names the key at fault.
+/// A config error: a one-line message that names the key at fault, the key itself when there is
+/// one, and the file and I/O error behind it when reading failed.
+///
+/// ```
+/// let err = toolplane::Config::from_toml_str("[limits]\ntimeout_seconds = -1\n").unwrap_err();
+/// assert_eq!(err.key(), Some("limits.timeout_seconds"));
+/// assert!(err.to_string().starts_with("limits.timeout_seconds must be a positive number"));
+/// ```
 #[derive(Debug, thiserror::Error)]
-#[error("{0}")]
-pub struct ConfigError(pub String);
+#[error("{message}")]
+pub struct ConfigError {
+    message: String,
+    key: Option<String>,
+    path: Option<std::path::PathBuf>,
+    #[source]
+    source: Option<std::io::Error>,
+}
+
+impl ConfigError {
+    fn new(message: impl Into<String>) -> Self {
+        Self {
+            message: message.into(),
+            key: None,
+            path: None,
+            source: None,
+        }
+    }
+
+    /// The same error, about `key` (a table, or `table.key`).
+    fn at(mut self, key: impl Into<String>) -> Self {
+        self.key = Some(key.into());
+        self
+    }
+
+    /// The key at fault (`"limits.timeout_seconds"`, or a table name), when the error is about one.
+    pub fn key(&self) -> Option<&str> {
+        self.key.as_deref()
+    }
+
+    /// The config file, when the error came from [`Config::load`].
+    pub fn path(&self) -> Option<&Path> {
+        self.path.as_deref()
+    }
+}
 
 /// The whole `toolplane.toml`.
 ///
@@ -287,46 +327,64 @@ impl Config {
     pub fn from_toml_str(text: &str) -> Result<Self, ConfigError> {
         let table: toml::Table = text
             .parse()
-            .map_err(|e: toml::de::Error| ConfigError(one_line_toml_error(text, &e)))?;
+            .map_err(|e: toml::de::Error| ConfigError::new(one_line_toml_error(text, &e)))?;
         for (key, value) in &table {
             if let Some((_, why)) = UNSUPPORTED_TABLES.iter().find(|(t, _)| t == key) {
-                return Err(ConfigError(format!(
+                return Err(ConfigError::new(format!(
                     "[{key}]: {why} in toolplane (Rust); remove the table"
-                )));
+                ))
+                .at(key));
             }
             let Some((_, keys)) = KNOWN_KEYS.iter().find(|(t, _)| t == key) else {
                 let tables: Vec<_> = KNOWN_KEYS.iter().map(|(t, _)| format!("[{t}]")).collect();
-                return Err(ConfigError(format!(
+                return Err(ConfigError::new(format!(
                     "unknown table or key '{key}' (known tables: {})",
                     tables.join(", ")
-                )));
+                ))
+                .at(key));
             };
             let toml::Value::Table(inner) = value else {
-                return Err(ConfigError(format!("'{key}' must be a table ([{key}])")));
+                return Err(ConfigError::new(format!("'{key}' must be a table ([{key}])")).at(key));
             };
             for k in inner.keys() {
                 if !keys.contains(&k.as_str()) {
-                    return Err(ConfigError(format!(
+                    return Err(ConfigError::new(format!(
                         "unknown key '{key}.{k}' (known keys in [{key}]: {})",
                         keys.join(", ")
-                    )));
+                    ))
+                    .at(format!("{key}.{k}")));
                 }
             }
         }
         let config: Config = Config::deserialize(toml::Value::Table(table))
-            .map_err(|e| ConfigError(one_line_value_error(&e)))?;
+            .map_err(|e| ConfigError::new(one_line_value_error(&e)))?;
         config.validate()?;
         Ok(config)
     }
 
     /// Reads, parses and validates a config file.
     pub fn load(path: &Path) -> Result<Self, ConfigError> {
-        let text = std::fs::read(path)
-            .map_err(|e| ConfigError(format!("cannot read config {}: {e}", path.display())))?;
-        let text = String::from_utf8(text)
-            .map_err(|_| ConfigError(format!("config {} is not valid UTF-8", path.display())))?;
-        Self::from_toml_str(&text)
-            .map_err(|e| ConfigError(format!("invalid config {}: {}", path.display(), e.0)))
+        let in_file = |e: ConfigError| ConfigError {
+            path: Some(path.to_path_buf()),
+            ..e
+        };
+        let text = std::fs::read(path).map_err(|e| {
+            let message = format!("cannot read config {}: {e}", path.display());
+            in_file(ConfigError {
+                source: Some(e),
+                ..ConfigError::new(message)
+            })
+        })?;
+        let text = String::from_utf8(text).map_err(|_| {
+            in_file(ConfigError::new(format!(
+                "config {} is not valid UTF-8",
+                path.display()
+            )))
+        })?;
+        Self::from_toml_str(&text).map_err(|e| {
+            let message = format!("invalid config {}: {}", path.display(), e.message);
+            in_file(ConfigError { message, ..e })
+        })
     }
 
     /// Checks every value range and the keys this port does not support.
@@ -335,36 +393,41 @@ impl Config {
         match backend {
             "rustpython" | "monty" => {}
             "local_unsafe" | "pyodide-deno" | "pyodide" => {
-                return Err(ConfigError(format!(
+                return Err(ConfigError::new(format!(
                     "toolplane.default_backend = '{backend}' is not supported: toolplane (Rust) runs snippets only in its \
                      sandboxed RustPython backend; use 'rustpython' (or 'monty', accepted as its name)"
-                )));
+                ))
+                .at("toolplane.default_backend"));
             }
             other => {
-                return Err(ConfigError(format!(
+                return Err(ConfigError::new(format!(
                     "toolplane.default_backend: unknown backend '{other}' (valid: {})",
                     BACKEND_NAMES.join(", ")
-                )));
+                ))
+                .at("toolplane.default_backend"));
             }
         }
         match self.cli.mode.as_str() {
             "disabled" => {
                 if !self.cli.allow.is_empty() {
-                    return Err(ConfigError(
-                        "cli.allow must be empty when cli.mode is 'disabled'".into(),
-                    ));
+                    return Err(ConfigError::new(
+                        "cli.allow must be empty when cli.mode is 'disabled'",
+                    )
+                    .at("cli.allow"));
                 }
             }
             "allowlist" | "ambient" => {
-                return Err(ConfigError(format!(
+                return Err(ConfigError::new(format!(
                     "cli.mode = '{}' is not supported: toolplane (Rust) does not run host binaries; use 'disabled'",
                     self.cli.mode
-                )));
+                ))
+                .at("cli.mode"));
             }
             other => {
-                return Err(ConfigError(format!(
+                return Err(ConfigError::new(format!(
                     "cli.mode: unknown mode '{other}' (valid: disabled, allowlist, ambient)"
-                )));
+                ))
+                .at("cli.mode"));
             }
         }
         let positive = [
@@ -385,7 +448,7 @@ impl Config {
         ];
         for (key, value) in positive {
             if value == 0 {
-                return Err(ConfigError(format!("{key} must be greater than 0")));
+                return Err(ConfigError::new(format!("{key} must be greater than 0")).at(key));
             }
         }
         let seconds = [
@@ -395,25 +458,29 @@ impl Config {
         ];
         for (key, value) in seconds {
             if !(value.is_finite() && value > 0.0) {
-                return Err(ConfigError(format!(
+                return Err(ConfigError::new(format!(
                     "{key} must be a positive number of seconds, got {value}"
-                )));
+                ))
+                .at(key));
             }
         }
         if self.limits.timeout_seconds > 86_400.0 {
-            return Err(ConfigError(
-                "limits.timeout_seconds must be at most 86400 (one day)".into(),
-            ));
+            return Err(
+                ConfigError::new("limits.timeout_seconds must be at most 86400 (one day)")
+                    .at("limits.timeout_seconds"),
+            );
         }
         if self.limits.max_snippet_bytes > 64 << 20 {
-            return Err(ConfigError(
-                "limits.max_snippet_bytes must be at most 67108864 (64 MiB)".into(),
-            ));
+            return Err(ConfigError::new(
+                "limits.max_snippet_bytes must be at most 67108864 (64 MiB)",
+            )
+            .at("limits.max_snippet_bytes"));
         }
         if self.limits.max_recursion_depth > 100_000 {
-            return Err(ConfigError(
-                "limits.max_recursion_depth must be at most 100000".into(),
-            ));
+            return Err(
+                ConfigError::new("limits.max_recursion_depth must be at most 100000")
+                    .at("limits.max_recursion_depth"),
+            );
         }
         Ok(())
     }
@@ -502,23 +569,23 @@ mod tests {
     #[test]
     fn unknown_keys_are_named() {
         let e = Config::from_toml_str("[results]\nmax_entires = 3\n").unwrap_err();
-        assert!(e.0.contains("results.max_entires"), "{e}");
+        assert!(e.message.contains("results.max_entires"), "{e}");
         let e = Config::from_toml_str("[nope]\n").unwrap_err();
-        assert!(e.0.contains("'nope'"), "{e}");
+        assert!(e.message.contains("'nope'"), "{e}");
         let e = Config::from_toml_str("top = 1\n").unwrap_err();
-        assert!(e.0.contains("'top'"), "{e}");
+        assert!(e.message.contains("'top'"), "{e}");
     }
 
     #[test]
     fn bad_values_are_named() {
         let e = Config::from_toml_str("[results]\nmax_entries = 0\n").unwrap_err();
-        assert!(e.0.contains("results.max_entries"), "{e}");
+        assert!(e.message.contains("results.max_entries"), "{e}");
         let e = Config::from_toml_str("[limits]\ntimeout_seconds = -1\n").unwrap_err();
-        assert!(e.0.contains("limits.timeout_seconds"), "{e}");
+        assert!(e.message.contains("limits.timeout_seconds"), "{e}");
         let e = Config::from_toml_str("[results]\nenabled = \"yes\"\n").unwrap_err();
-        assert!(e.0.contains("enabled"), "{e}");
+        assert!(e.message.contains("enabled"), "{e}");
         let e = Config::from_toml_str("[results\n").unwrap_err();
-        assert!(e.0.starts_with("line 1"), "{e}");
+        assert!(e.message.starts_with("line 1"), "{e}");
     }
 
     #[test]
@@ -541,7 +608,7 @@ mod tests {
             ),
         ] {
             let e = Config::from_toml_str(text).unwrap_err();
-            assert!(e.0.contains(needle), "{text}: {e}");
+            assert!(e.message.contains(needle), "{text}: {e}");
         }
     }
 

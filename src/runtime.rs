@@ -40,7 +40,7 @@ pub enum Error {
     /// The run could not be handed to a blocking thread (`execute_async` outside a tokio runtime, or
     /// the runtime shutting down).
     #[error("the run could not start: {0}")]
-    Async(String),
+    Async(#[source] tokio::task::JoinError),
 }
 
 /// A toolplane runtime: runs snippets in a sandbox whose only door is its bridge.
@@ -423,7 +423,7 @@ async fn execute_on_blocking_pool(
         execute_on(&engine, &bridge, &config, session, &code, inputs)
     })
     .await
-    .map_err(|e| Error::Async(e.to_string()))?
+    .map_err(Error::Async)?
 }
 
 fn execute_on(
