@@ -29,9 +29,7 @@ pub(crate) use process::ProcessEngine;
 /// The name of the threads that run in-process VMs (a panic there is the run's error).
 pub(crate) const SANDBOX_THREAD: &str = "toolplane-sandbox";
 
-/// Stack size of sandbox threads: deep enough that RustPython's own recursion checks always fire
-/// before the native stack runs out.
-pub(crate) const SANDBOX_STACK_BYTES: usize = 256 << 20;
+pub(crate) use crate::vm::SANDBOX_STACK_BYTES;
 
 /// Whether the zygote moves onto transparent huge pages here, or why not (`toolplane doctor`).
 #[cfg(all(target_os = "linux", feature = "cli"))]

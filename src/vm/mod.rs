@@ -27,6 +27,10 @@ pub use snippet::{SESSION_DISPLAY_NAME, SNIPPET_DISPLAY_NAME, SNIPPET_FILENAME};
 
 use crate::execution::ExecutionResult;
 
+/// Stack size of sandbox threads: deep enough that RustPython's own recursion checks always fire
+/// before the native stack runs out.
+pub(crate) const SANDBOX_STACK_BYTES: usize = 256 << 20;
+
 /// The limits one run is held to.
 #[derive(Debug, Clone, serde::Serialize, serde::Deserialize)]
 pub(crate) struct RunLimits {
@@ -249,7 +253,7 @@ mod tests {
     fn the_janitor_takes_leftovers_out_of_the_collected_generations() {
         let on_fresh_thread = |with_janitor: bool| {
             std::thread::Builder::new()
-                .stack_size(crate::engine::SANDBOX_STACK_BYTES)
+                .stack_size(SANDBOX_STACK_BYTES)
                 .spawn(move || {
                     let mut janitor = with_janitor.then(Janitor::new);
                     let before = leftovers_after(1, &mut janitor);
