@@ -91,6 +91,7 @@ pub use capabilities::{
     Bridge, BuiltinBase, Capability, HostError, Registry, RegistryError, ToolError, ToolFuture,
 };
 pub use config::{Config, ConfigError, Isolation};
+pub use engine::Workers;
 pub use execution::{ArtifactRef, ExecutionError, ExecutionResult};
 pub use runtime::{Error, RESERVED_NAMES, Session, Toolplane, ToolplaneBuilder};
 pub use sandbox::{CountingAllocator, worker_main_if_requested};

@@ -10,7 +10,7 @@ use serde_json::{Map, Value};
 use crate::capabilities::{Bridge, Registry};
 use crate::config::Isolation;
 use crate::config::{Config, ConfigError};
-use crate::engine::{Engine, EngineHost, RunRequest};
+use crate::engine::{Engine, RunRequest, Workers};
 use crate::execution::{ArtifactRef, ExecutionResult};
 use crate::stores::{ArtifactInfo, ArtifactStore, ResultStore};
 use crate::vm::{Bindings, RunLimits, RunSpec};
@@ -58,7 +58,7 @@ pub enum Error {
 pub struct Toolplane {
     config: Config,
     bridge: Bridge,
-    host: EngineHost,
+    workers: Workers,
     engine: Arc<Engine>,
 }
 
@@ -72,6 +72,10 @@ impl Toolplane {
     /// A runtime over a registry that may be shared with other runtimes; its stores are its own.
     /// Errors: an invalid config.
     pub fn with_registry(config: Config, registry: Arc<Registry>) -> Result<Self, Error> {
+        Self::assemble(config, registry, Workers::new())
+    }
+
+    fn assemble(config: Config, registry: Arc<Registry>, workers: Workers) -> Result<Self, Error> {
         config.validate()?;
         if effective_isolation(&config) == Isolation::Process {
             crate::engine::worker_executable(config.toolplane.worker_path.as_deref())
@@ -79,8 +83,7 @@ impl Toolplane {
         }
         let results = Arc::new(ResultStore::new(&config.results));
         let artifacts = Arc::new(ArtifactStore::new(&config.artifacts));
-        let host = EngineHost::default();
-        let engine = host.engine(
+        let engine = workers.engine(
             effective_isolation(&config),
             config.toolplane.worker_path.as_deref(),
             config.limits.max_recursion_depth,
@@ -89,7 +92,7 @@ impl Toolplane {
         Ok(Self {
             bridge: Bridge::new(results, artifacts, registry),
             config,
-            host,
+            workers,
             engine: Arc::new(engine),
         })
     }
@@ -138,6 +141,7 @@ impl Toolplane {
     /// Cleans up now, for a process about to exit without dropping the runtime (a signal handler's
     /// thread): removes the artifact directory and stops the worker processes, killing runs in flight.
     /// The runtime stays usable: a later run starts new workers, and the artifact store starts empty.
+    /// Workers shared with other runtimes ([`ToolplaneBuilder::workers`]) stop for them too.
     ///
     /// ```
     /// let runtime = toolplane::Toolplane::new(Default::default()).unwrap();
@@ -148,7 +152,7 @@ impl Toolplane {
     /// ```
     pub fn shutdown(&self) {
         self.artifacts().close();
-        self.host.stop_workers();
+        self.workers.stop_workers();
     }
 
     /// The canonical JSON text saved under `handle` (what the MCP resource serves).
@@ -255,7 +259,7 @@ impl Toolplane {
         Session {
             bridge: self.bridge.clone(),
             config: self.config.clone(),
-            engine: Arc::new(self.host.engine(
+            engine: Arc::new(self.workers.engine(
                 self.isolation(),
                 self.config.toolplane.worker_path.as_deref(),
                 self.config.limits.max_recursion_depth,
@@ -311,6 +315,7 @@ pub struct ToolplaneBuilder {
     timeout: Option<Duration>,
     registry: Option<Arc<Registry>>,
     tools: Vec<crate::Capability>,
+    workers: Option<Workers>,
 }
 
 impl ToolplaneBuilder {
@@ -349,6 +354,13 @@ impl ToolplaneBuilder {
         self
     }
 
+    /// Worker processes to share with the other runtimes built with them (default: the runtime's
+    /// own). See [`Workers`].
+    pub fn workers(mut self, workers: &Workers) -> Self {
+        self.workers = Some(workers.clone());
+        self
+    }
+
     /// The runtime. Errors: an invalid config, or a tool whose canonical name is taken.
     pub fn build(self) -> Result<Toolplane, Error> {
         let mut config = self.config.unwrap_or_default();
@@ -362,7 +374,7 @@ impl ToolplaneBuilder {
         for tool in self.tools {
             registry.register(tool)?;
         }
-        Toolplane::with_registry(config, registry)
+        Toolplane::assemble(config, registry, self.workers.unwrap_or_default())
     }
 }
 

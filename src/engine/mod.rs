@@ -133,14 +133,35 @@ pub(crate) enum Engine {
     Unavailable(String),
 }
 
-/// What a runtime's engines share: the zygote of process isolation, started on first use.
+/// The worker processes of process isolation: a zygote per worker executable and recursion limit,
+/// and the children it forks for runs. Each runtime has its own unless it is built with
+/// [`ToolplaneBuilder::workers`](crate::ToolplaneBuilder::workers): runtimes given clones of one
+/// `Workers` share its zygotes (one process and its warm interpreter instead of one per runtime), while
+/// every run still gets a fresh child and every runtime keeps its own stores. The processes end when
+/// the last runtime holding them is dropped, or at [`Toolplane::shutdown`](crate::Toolplane::shutdown)
+/// of any of them (the others' next runs start new ones).
+///
+/// ```
+/// use toolplane::{Toolplane, Workers};
+/// let workers = Workers::new();
+/// let a = Toolplane::builder().workers(&workers).build().unwrap();
+/// let b = Toolplane::builder().workers(&workers).build().unwrap();
+/// assert_eq!(a.execute("return 1", None).unwrap().value.get(), "1");
+/// assert_eq!(b.execute("return 2", None).unwrap().value.get(), "2");
+/// ```
 #[derive(Debug, Clone, Default)]
-pub(crate) struct EngineHost {
+pub struct Workers {
     #[cfg(target_os = "linux")]
     zygote: Arc<process::ZygoteHandle>,
 }
 
-impl EngineHost {
+impl Workers {
+    /// Worker processes none of which have started yet: the first process-isolated run of a runtime
+    /// built with them starts its zygote.
+    pub fn new() -> Self {
+        Self::default()
+    }
+
     /// Stops the worker processes of every engine made here (process isolation); in-process engines
     /// have none.
     pub(crate) fn stop_workers(&self) {

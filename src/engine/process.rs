@@ -401,10 +401,17 @@ fn keep_pool_filled(zygote: Weak<Zygote>, wake: mpsc::Receiver<()>) {
     }
 }
 
-/// The zygote of a runtime, started on first use and restarted if it dies.
+/// The zygotes of one `Workers`: one per worker executable and recursion limit (the limit an
+/// interpreter is built with), each started on first use and restarted if it dies.
 #[derive(Default)]
 pub(crate) struct ZygoteHandle {
-    current: Mutex<Option<Arc<Zygote>>>,
+    zygotes: Mutex<Vec<ZygoteSlot>>,
+}
+
+struct ZygoteSlot {
+    exe: PathBuf,
+    recursion_limit: usize,
+    zygote: Arc<Zygote>,
 }
 
 impl std::fmt::Debug for ZygoteHandle {
@@ -414,23 +421,29 @@ impl std::fmt::Debug for ZygoteHandle {
 }
 
 impl ZygoteHandle {
-    /// Stops the zygote, if one runs, and the children serving runs; the next run starts a new one.
+    /// Stops every zygote, and the children serving runs; the next run starts a new one.
     pub(crate) fn stop(&self) {
-        let zygote = lock(&self.current).take();
-        if let Some(zygote) = zygote {
-            zygote.stop();
+        let stopped = std::mem::take(&mut *lock(&self.zygotes));
+        for slot in stopped {
+            slot.zygote.stop();
         }
     }
 
     fn get(&self, exe: &Path, recursion_limit: usize) -> Result<Arc<Zygote>, String> {
-        let mut current = lock(&self.current);
-        if let Some(zygote) = current.as_ref()
-            && !zygote.is_dead()
+        let mut zygotes = lock(&self.zygotes);
+        zygotes.retain(|slot| !slot.zygote.is_dead());
+        if let Some(slot) = zygotes
+            .iter()
+            .find(|slot| slot.exe == exe && slot.recursion_limit == recursion_limit)
         {
-            return Ok(zygote.clone());
+            return Ok(slot.zygote.clone());
         }
         let zygote = Zygote::spawn(exe, recursion_limit)?;
-        *current = Some(zygote.clone());
+        zygotes.push(ZygoteSlot {
+            exe: exe.to_path_buf(),
+            recursion_limit,
+            zygote: zygote.clone(),
+        });
         Ok(zygote)
     }
 }
