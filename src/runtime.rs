@@ -37,10 +37,63 @@ pub enum Error {
     /// (docs/sandbox.md says what it does not protect against).
     #[error("{0}")]
     NoWorker(String),
+    /// A run's inputs were JSON but not an object of names to values.
+    #[error("inputs must be a JSON object of names to values, got {0}")]
+    InputsNotAnObject(&'static str),
     /// The run could not be handed to a blocking thread (`execute_async` outside a tokio runtime, or
     /// the runtime shutting down).
     #[error("the run could not start: {0}")]
     Async(#[source] tokio::task::JoinError),
+}
+
+/// A run's inputs: names bound as globals for that run only. Give `None`, a `serde_json::Map`, or a
+/// `serde_json::Value` that is an object (`json!({"h": handle})`) or `null`.
+///
+/// ```
+/// use serde_json::json;
+/// let runtime = toolplane::Toolplane::new(Default::default()).unwrap();
+/// assert_eq!(runtime.execute("return 1", None).unwrap().value.get(), "1");
+/// assert_eq!(runtime.execute("return a + b", json!({"a": 1, "b": 2})).unwrap().value.get(), "3");
+/// assert!(runtime.execute("return 1", json!([1])).is_err());
+/// ```
+#[derive(Debug, Clone, PartialEq)]
+pub struct Inputs(Result<Option<Map<String, Value>>, &'static str>);
+
+impl Default for Inputs {
+    fn default() -> Self {
+        Self(Ok(None))
+    }
+}
+
+impl Inputs {
+    fn into_map(self) -> Result<Option<Map<String, Value>>, Error> {
+        self.0.map_err(Error::InputsNotAnObject)
+    }
+}
+
+impl From<Option<Map<String, Value>>> for Inputs {
+    fn from(inputs: Option<Map<String, Value>>) -> Self {
+        Self(Ok(inputs))
+    }
+}
+
+impl From<Map<String, Value>> for Inputs {
+    fn from(inputs: Map<String, Value>) -> Self {
+        Self(Ok(Some(inputs)))
+    }
+}
+
+impl From<Value> for Inputs {
+    fn from(inputs: Value) -> Self {
+        Self(match inputs {
+            Value::Object(map) => Ok(Some(map)),
+            Value::Null => Ok(None),
+            Value::Bool(_) => Err("a boolean"),
+            Value::Number(_) => Err("a number"),
+            Value::String(_) => Err("a string"),
+            Value::Array(_) => Err("an array"),
+        })
+    }
 }
 
 /// A toolplane runtime: runs snippets in a sandbox whose only door is its bridge.
@@ -50,7 +103,7 @@ pub enum Error {
 /// let runtime = Toolplane::new(Config::default()).unwrap();
 /// let first = runtime.execute("return await save_result({'rows': [1, 2, 3]})", None).unwrap();
 /// let handle: String = first.value_as().unwrap();
-/// let inputs = serde_json::json!({"h": handle}).as_object().cloned();
+/// let inputs = serde_json::json!({"h": handle});
 /// let second = runtime.execute("rows = await load_result(h)\nreturn sum(rows['rows'])", inputs).unwrap();
 /// assert_eq!(second.value.get(), "6");
 /// ```
@@ -204,11 +257,8 @@ impl Toolplane {
 
     /// Runs a snippet in a fresh VM. `inputs` become globals. Errors in the snippet are in the result;
     /// `Err` is only for inputs that collide with the runtime's bindings.
-    pub fn execute(
-        &self,
-        code: &str,
-        inputs: Option<Map<String, Value>>,
-    ) -> Result<ExecutionResult, Error> {
+    pub fn execute(&self, code: &str, inputs: impl Into<Inputs>) -> Result<ExecutionResult, Error> {
+        let inputs = inputs.into().into_map()?;
         execute_on(
             &self.engine,
             &self.bridge,
@@ -233,8 +283,9 @@ impl Toolplane {
     pub async fn execute_async(
         &self,
         code: &str,
-        inputs: Option<Map<String, Value>>,
+        inputs: impl Into<Inputs>,
     ) -> Result<ExecutionResult, Error> {
+        let inputs = inputs.into().into_map()?;
         execute_on_blocking_pool(
             &self.engine,
             &self.bridge,
@@ -283,11 +334,8 @@ pub struct Session {
 
 impl Session {
     /// Runs a snippet in this session's VM.
-    pub fn execute(
-        &self,
-        code: &str,
-        inputs: Option<Map<String, Value>>,
-    ) -> Result<ExecutionResult, Error> {
+    pub fn execute(&self, code: &str, inputs: impl Into<Inputs>) -> Result<ExecutionResult, Error> {
+        let inputs = inputs.into().into_map()?;
         execute_on(&self.engine, &self.bridge, &self.config, true, code, inputs)
     }
 
@@ -296,8 +344,9 @@ impl Session {
     pub async fn execute_async(
         &self,
         code: &str,
-        inputs: Option<Map<String, Value>>,
+        inputs: impl Into<Inputs>,
     ) -> Result<ExecutionResult, Error> {
+        let inputs = inputs.into().into_map()?;
         execute_on_blocking_pool(&self.engine, &self.bridge, &self.config, true, code, inputs).await
     }
 
