@@ -365,6 +365,7 @@ pub struct ToolplaneBuilder {
     registry: Option<Arc<Registry>>,
     tools: Vec<crate::Capability>,
     workers: Option<Workers>,
+    limits: Option<crate::config::LimitsConfig>,
 }
 
 impl ToolplaneBuilder {
@@ -382,6 +383,21 @@ impl ToolplaneBuilder {
     /// Where snippets run (overrides the config's `[toolplane] isolation`).
     pub fn isolation(mut self, isolation: Isolation) -> Self {
         self.isolation = Some(isolation);
+        self
+    }
+
+    /// Every limit of a run at once (overrides the config's `[limits]`; [`Self::timeout`] overrides
+    /// its timeout). Checked when the runtime is built.
+    ///
+    /// ```
+    /// use toolplane::{Isolation, Toolplane, config::LimitsConfig};
+    /// let limits = LimitsConfig { max_recursion_depth: 50, ..Default::default() };
+    /// let runtime = Toolplane::builder().isolation(Isolation::InProcess).limits(limits).build().unwrap();
+    /// let deep = runtime.execute("def f(n): return f(n + 1)\nf(0)", None).unwrap();
+    /// assert_eq!(deep.error.unwrap().error_type, "RecursionError");
+    /// ```
+    pub fn limits(mut self, limits: crate::config::LimitsConfig) -> Self {
+        self.limits = Some(limits);
         self
     }
 
@@ -415,6 +431,9 @@ impl ToolplaneBuilder {
         let mut config = self.config.unwrap_or_default();
         if let Some(isolation) = self.isolation {
             config.toolplane.isolation = Some(isolation);
+        }
+        if let Some(limits) = self.limits {
+            config.limits = limits;
         }
         if let Some(timeout) = self.timeout {
             config.limits.timeout_seconds = timeout.as_secs_f64();
