@@ -9,7 +9,7 @@ use std::time::Duration;
 
 use serde::{Deserialize, Serialize};
 use toolplane::schemars::JsonSchema;
-use toolplane::{Capability, Isolation, ToolError, Toolplane};
+use toolplane::{Capability, HostError, Isolation, Toolplane};
 
 #[derive(Deserialize, JsonSchema)]
 struct ListOrders {
@@ -67,7 +67,7 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
         .tool(
             Capability::typed("orders/list", |args: ListOrders| {
                 if args.status != "open" && args.status != "shipped" {
-                    return Err(ToolError::value(format!(
+                    return Err(HostError::value(format!(
                         "unknown status {:?}",
                         args.status
                     )));
@@ -87,7 +87,7 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
                 orders()
                     .into_iter()
                     .find(|o| o.id == args.id)
-                    .ok_or_else(|| ToolError::lookup(format!("no order {}", args.id)))
+                    .ok_or_else(|| HostError::lookup(format!("no order {}", args.id)))
             })
             .description("One order by id"),
         )

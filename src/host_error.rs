@@ -42,14 +42,22 @@ impl BuiltinBase {
     }
 }
 
-/// An error raised by the host in answer to a call from the sandbox.
-///
-/// It carries the builtin it is raised as and the message the snippet sees; host tracebacks never cross.
+/// An error raised by the host in answer to a call from the sandbox: what a store refusal and a host
+/// tool's failure both are. It carries the builtin it is raised as and the message the snippet sees;
+/// host tracebacks never cross. A tool's constructor picks the builtin: `HostError::value(..)` →
+/// `ValueError`, `::permission` → `PermissionError`, `::lookup` → `LookupError`, `::type_error` →
+/// `TypeError`, `::runtime` → `RuntimeError`.
 ///
 /// ```
-/// use toolplane::{BuiltinBase, HostError};
+/// use toolplane::{BuiltinBase, Capability, Config, HostError, Registry, Toolplane};
 /// let err = HostError::value("unknown or expired result handle: 'res_x'");
 /// assert_eq!(err.base, BuiltinBase::ValueError);
+///
+/// let registry = std::sync::Arc::new(Registry::new());
+/// registry.register(Capability::new("vault/open", |_| Err(HostError::permission("the vault is closed")))).unwrap();
+/// let runtime = Toolplane::with_registry(Config::default(), registry).unwrap();
+/// let r = runtime.execute("try:\n    await vault_open()\nexcept PermissionError as e:\n    return str(e)", None).unwrap();
+/// assert_eq!(r.value_json(), "the vault is closed");
 /// ```
 #[derive(Debug, Clone, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 pub struct HostError {

@@ -27,7 +27,7 @@
 //! - Host capabilities are Rust closures: [`Capability::new`] (JSON in, JSON out),
 //!   [`Capability::typed`] (serde types, schema derived with [`schemars`]), [`Capability::new_async`]
 //!   and [`Capability::typed_async`] (futures that overlap when a snippet makes several calls before
-//!   awaiting them). A [`ToolError`] picks the Python exception the snippet sees; a panic becomes a
+//!   awaiting them). A [`HostError`] picks the Python exception the snippet sees; a panic becomes a
 //!   `RuntimeError` there and never reaches the host.
 //! - Where snippets run is [`Isolation`]: in worker processes forked from a pre-warmed zygote (the
 //!   default on Linux: hard memory and time limits, crashes contained, each child jailed by seccomp),
@@ -36,14 +36,14 @@
 //! - [`mcp::McpServer`] serves a runtime to agents over MCP.
 //!
 //! ```
-//! use toolplane::{Capability, ToolError, Toolplane};
+//! use toolplane::{Capability, HostError, Toolplane};
 //!
 //! #[derive(serde::Deserialize, toolplane::schemars::JsonSchema)]
 //! struct Get { id: u32 }
 //!
 //! let runtime = Toolplane::builder()
 //!     .tool(Capability::typed("orders/get", |a: Get| match a.id {
-//!         0 => Err(ToolError::lookup("no order 0")),
+//!         0 => Err(HostError::lookup("no order 0")),
 //!         id => Ok(serde_json::json!({"id": id, "total": id * 10})),
 //!     }))
 //!     .build()
@@ -88,7 +88,7 @@ struct ReadmeExamples;
 struct EmbeddingGuideExamples;
 
 pub use capabilities::{
-    Bridge, BuiltinBase, Capability, HostError, Registry, RegistryError, ToolError, ToolFuture,
+    Bridge, BuiltinBase, Capability, HostError, Registry, RegistryError, ToolFuture,
 };
 pub use config::{Config, ConfigError, Isolation};
 pub use engine::Workers;

@@ -9,7 +9,7 @@ use std::time::{Duration, Instant};
 use common::{err, ok};
 use serde_json::{Value, json};
 use toolplane::{
-    Capability, Config, Error, Isolation, Registry, RegistryError, ToolError, Toolplane,
+    Capability, Config, Error, HostError, Isolation, Registry, RegistryError, Toolplane,
 };
 
 fn builder(isolation: Isolation) -> toolplane::ToolplaneBuilder {
@@ -44,7 +44,7 @@ struct Order {
 fn orders_get() -> Capability {
     Capability::typed("orders/get", |args: GetOrder| {
         if args.id == 0 {
-            return Err(ToolError::lookup("no order 0"));
+            return Err(HostError::lookup("no order 0"));
         }
         Ok(Order {
             id: args.id,
@@ -124,17 +124,17 @@ fn typed_tools_derive_their_schema_and_explain_bad_arguments() {
 
 #[test]
 fn tool_errors_pick_the_builtin_and_panics_stay_in_the_snippet() {
-    type MakeError = fn(&str) -> ToolError;
+    type MakeError = fn(&str) -> HostError;
     let kinds: [(&str, MakeError, &str); 5] = [
-        ("value", |m| ToolError::value(m), "ValueError"),
+        ("value", |m| HostError::value(m), "ValueError"),
         (
             "permission",
-            |m| ToolError::permission(m),
+            |m| HostError::permission(m),
             "PermissionError",
         ),
-        ("lookup", |m| ToolError::lookup(m), "LookupError"),
-        ("type", |m| ToolError::type_error(m), "TypeError"),
-        ("runtime", |m| ToolError::runtime(m), "RuntimeError"),
+        ("lookup", |m| HostError::lookup(m), "LookupError"),
+        ("type", |m| HostError::type_error(m), "TypeError"),
+        ("runtime", |m| HostError::runtime(m), "RuntimeError"),
     ];
     for isolation in modes() {
         let mut b = builder(isolation);

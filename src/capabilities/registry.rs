@@ -179,11 +179,11 @@ impl Capability {
     /// schema is derived from `A` with `schemars`.
     ///
     /// ```
-    /// use toolplane::{Capability, Config, Registry, ToolError, Toolplane};
+    /// use toolplane::{Capability, Config, Registry, HostError, Toolplane};
     /// #[derive(serde::Deserialize, toolplane::schemars::JsonSchema)]
     /// struct GetOrder { id: u32 }
     /// let get = Capability::typed("orders/get", |args: GetOrder| {
-    ///     if args.id == 0 { return Err(ToolError::value("no order 0")); }
+    ///     if args.id == 0 { return Err(HostError::value("no order 0")); }
     ///     Ok(serde_json::json!({"id": args.id, "total": 9.5}))
     /// });
     /// assert_eq!(get.params_schema["required"], serde_json::json!(["id"]));
