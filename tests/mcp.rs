@@ -347,6 +347,86 @@ async fn http_is_fail_closed_and_loopback() {
     assert!(status.success(), "{status}");
 }
 
+/// One raw HTTP/1.1 POST of an `initialize` request to `url`, with `origin` as its `Origin` header when
+/// given: the status code and the body.
+async fn post_initialize(url: &str, origin: Option<&str>) -> (u16, String) {
+    use tokio::io::{AsyncReadExt, AsyncWriteExt};
+    let authority = url.trim_start_matches("http://").split('/').next().unwrap();
+    let body = json!({"jsonrpc": "2.0", "id": 1, "method": "initialize", "params": {
+        "protocolVersion": "2025-06-18", "capabilities": {},
+        "clientInfo": {"name": "origin-test", "version": "1"}}})
+    .to_string();
+    let origin = origin.map_or(String::new(), |o| format!("Origin: {o}\r\n"));
+    let request = format!(
+        "POST /mcp HTTP/1.1\r\nHost: {authority}\r\n{origin}Content-Type: application/json\r\n\
+         Accept: application/json, text/event-stream\r\nContent-Length: {}\r\nConnection: close\r\n\r\n{body}",
+        body.len()
+    );
+    let mut stream = tokio::net::TcpStream::connect(authority).await.unwrap();
+    stream.write_all(request.as_bytes()).await.unwrap();
+    let mut response = Vec::new();
+    let _ = tokio::time::timeout(
+        std::time::Duration::from_secs(10),
+        stream.read_to_end(&mut response),
+    )
+    .await;
+    let text = String::from_utf8_lossy(&response).to_string();
+    let status = text
+        .split_whitespace()
+        .nth(1)
+        .and_then(|code| code.parse().ok())
+        .unwrap_or(0);
+    (status, text)
+}
+
+/// The spec: servers must validate `Origin` and answer 403 when it is present and not allowed (a DNS
+/// rebinding page could otherwise drive a local server). Loopback origins and `--allow-origin` ones
+/// are served, and so is a request without `Origin` (not from a browser). Before, every origin got 200.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn http_refuses_origins_it_does_not_allow() {
+    let mut server = binary()
+        .args(["serve", "mcp", "--transport", "http", "--port", "0"])
+        .args(["--allow-origin", "https://app.example.com"])
+        .stdin(Stdio::null())
+        .stderr(Stdio::piped())
+        .kill_on_drop(true)
+        .spawn()
+        .unwrap();
+    let mut stderr = tokio::io::BufReader::new(server.stderr.take().unwrap());
+    let mut policy = String::new();
+    stderr.read_line(&mut policy).await.unwrap();
+    let url = policy.trim().rsplit_once("listen=").unwrap().1.to_string();
+    for origin in [
+        "http://evil.example.com",
+        "http://localhost.evil.example.com",
+        "null",
+    ] {
+        let (status, text) = post_initialize(&url, Some(origin)).await;
+        assert_eq!(status, 403, "{origin}: {text}");
+        assert!(
+            text.contains("\"id\":null") && text.contains("not allowed"),
+            "{text}"
+        );
+    }
+    for origin in [
+        None,
+        Some("http://localhost:5173"),
+        Some("https://app.example.com"),
+    ] {
+        let (status, text) = post_initialize(&url, origin).await;
+        assert_eq!(status, 200, "{origin:?}: {text}");
+    }
+    let _ = server.kill().await;
+    // The flag is for HTTP only.
+    let status = binary()
+        .args(["serve", "mcp", "--allow-origin", "https://app.example.com"])
+        .stdin(Stdio::null())
+        .status()
+        .await
+        .unwrap();
+    assert_eq!(status.code(), Some(2));
+}
+
 /// Shutdown (stdin EOF, or SIGTERM) removes the artifact directory.
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn shutdown_removes_the_artifact_directory() {

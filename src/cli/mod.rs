@@ -94,6 +94,10 @@ struct ServeMcpArgs {
     /// Where snippets run (overrides TOOLPLANE_ISOLATION and [toolplane] isolation; default: process).
     #[arg(long, value_parser = ["process", "in-process"])]
     isolation: Option<String>,
+    /// A browser origin HTTP accepts besides loopback ones, as the browser sends it (e.g.
+    /// https://app.example.com; "*" for any); repeatable. Requests from other origins get 403.
+    #[arg(long = "allow-origin", value_name = "ORIGIN")]
+    allow_origins: Vec<String>,
 }
 
 #[derive(Subcommand, Debug)]
@@ -422,7 +426,12 @@ fn serve_mcp(args: ServeMcpArgs) -> Result<ExitCode, UsageError> {
     if let Err(why) = runtime.prestart() {
         return Err(UsageError(format!("cannot start the sandbox: {why}")));
     }
-    let server = McpServer::new(runtime, transport);
+    if transport == Transport::Stdio && !args.allow_origins.is_empty() {
+        return Err(UsageError(
+            "--allow-origin applies to --transport http (stdio has no browser origins)".into(),
+        ));
+    }
+    let server = McpServer::new(runtime, transport).allow_origins(args.allow_origins.clone());
     let tokio = tokio::runtime::Builder::new_multi_thread()
         .enable_all()
         .build()

@@ -25,6 +25,7 @@ type Body = http_body_util::combinators::BoxBody<Bytes, Infallible>;
 pub(super) async fn serve(
     server: McpServer,
     listener: tokio::net::TcpListener,
+    allowed_origins: Arc<Vec<String>>,
     shutdown: impl Future<Output = std::io::Result<()>>,
 ) -> std::io::Result<()> {
     let local = listener.local_addr()?;
@@ -49,14 +50,19 @@ pub(super) async fn serve(
                     Err(_) => continue,
                 };
                 let service = service.clone();
+                let allowed_origins = allowed_origins.clone();
                 tokio::spawn(async move {
                     let route = hyper::service::service_fn(move |request: Request<Incoming>| {
                         let service = service.clone();
+                        let allowed_origins = allowed_origins.clone();
                         async move {
-                            Ok::<Response<Body>, Infallible>(if request.uri().path() == MCP_PATH {
-                                service.handle(request).await
-                            } else {
-                                not_found()
+                            let origin = request.headers().get(hyper::header::ORIGIN);
+                            Ok::<Response<Body>, Infallible>(match origin {
+                                Some(origin) if !origin_allowed(origin.as_bytes(), &allowed_origins) => {
+                                    forbidden_origin(origin.as_bytes())
+                                }
+                                _ if request.uri().path() == MCP_PATH => service.handle(request).await,
+                                _ => not_found(),
                             })
                         }
                     });
@@ -81,6 +87,63 @@ fn without_nagle(stream: tokio::net::TcpStream) -> std::io::Result<tokio::net::T
     Ok(stream)
 }
 
+/// Whether a browser's `Origin` may reach the server: a loopback host (`localhost`, `127.0.0.1`,
+/// `[::1]`, any port, http or https), or one of `allowed` (exactly, ignoring ASCII case; `"*"`: any).
+fn origin_allowed(origin: &[u8], allowed: &[String]) -> bool {
+    let Ok(origin) = std::str::from_utf8(origin) else {
+        return false;
+    };
+    if allowed
+        .iter()
+        .any(|a| a == "*" || a.eq_ignore_ascii_case(origin))
+    {
+        return true;
+    }
+    let origin = origin.to_ascii_lowercase();
+    let Some(rest) = origin
+        .strip_prefix("http://")
+        .or_else(|| origin.strip_prefix("https://"))
+    else {
+        return false;
+    };
+    let host = match rest.strip_prefix('[') {
+        Some(v6) => v6.split_once(']').map_or("", |(host, _)| host),
+        None => rest.split(':').next().unwrap_or(""),
+    };
+    let port_ok = {
+        let after_host = if rest.starts_with('[') {
+            rest.split_once(']').map_or("", |(_, tail)| tail)
+        } else {
+            rest.strip_prefix(host).unwrap_or("")
+        };
+        after_host.is_empty()
+            || after_host
+                .strip_prefix(':')
+                .is_some_and(|p| !p.is_empty() && p.bytes().all(|b| b.is_ascii_digit()))
+    };
+    port_ok && ["localhost", "127.0.0.1", "::1"].contains(&host)
+}
+
+/// 403 for a request from a browser origin the server does not accept, with a JSON-RPC error (no id).
+fn forbidden_origin(origin: &[u8]) -> Response<Body> {
+    let shown = String::from_utf8_lossy(origin);
+    let message = format!(
+        "Forbidden: origin {shown:?} is not allowed; start the server with --allow-origin {shown} to accept it"
+    );
+    let body = serde_json::json!({
+        "jsonrpc": "2.0",
+        "id": null,
+        "error": {"code": -32000, "message": message},
+    });
+    let mut response = Response::new(Full::new(Bytes::from(body.to_string())).boxed());
+    *response.status_mut() = StatusCode::FORBIDDEN;
+    response.headers_mut().insert(
+        hyper::header::CONTENT_TYPE,
+        hyper::header::HeaderValue::from_static("application/json"),
+    );
+    response
+}
+
 fn not_found() -> Response<Body> {
     let mut response = Response::new(
         Full::new(Bytes::from_static(b"not found: the MCP endpoint is /mcp\n")).boxed(),
@@ -92,6 +155,40 @@ fn not_found() -> Response<Body> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn loopback_and_listed_origins_are_allowed() {
+        let listed = vec!["https://app.example.com".to_string()];
+        for origin in [
+            "http://localhost",
+            "http://localhost:5173",
+            "https://127.0.0.1:8443",
+            "http://[::1]:6274",
+            "HTTP://LOCALHOST:1",
+            "https://app.example.com",
+            "https://APP.example.com",
+        ] {
+            assert!(origin_allowed(origin.as_bytes(), &listed), "{origin}");
+        }
+        for origin in [
+            "http://evil.example.com",
+            "http://localhost.evil.example.com",
+            "http://127.0.0.1.nip.io",
+            "http://localhost:80@evil.example.com",
+            "http://localhost:",
+            "null",
+            "file://",
+            "https://app.example.com:8443",
+            "http://app.example.com",
+        ] {
+            assert!(!origin_allowed(origin.as_bytes(), &listed), "{origin}");
+        }
+        assert!(origin_allowed(
+            b"http://evil.example.com",
+            &["*".to_string()]
+        ));
+        assert!(!origin_allowed(&[0xff, 0xfe], &listed));
+    }
 
     #[tokio::test]
     async fn accepted_connections_send_without_nagle() {

@@ -103,6 +103,8 @@ pub fn resolve_serve_config(config: &Config, transport: Transport) -> Config {
 #[derive(Clone)]
 pub struct McpServer {
     state: Arc<State>,
+    /// Browser origins HTTP accepts besides the loopback ones (`--allow-origin`).
+    allowed_origins: Arc<Vec<String>>,
 }
 
 impl std::fmt::Debug for McpServer {
@@ -176,7 +178,24 @@ impl McpServer {
                 transport,
                 live,
             }),
+            allowed_origins: Arc::default(),
         }
+    }
+
+    /// Browser origins the HTTP transport accepts besides loopback ones (`http://localhost:5173`,
+    /// `https://[::1]`…), each exactly as a browser sends it (`https://app.example.com`); `"*"` accepts
+    /// any. A request whose `Origin` is not accepted gets 403 (the spec's DNS-rebinding defence); one
+    /// without an `Origin` (not from a browser) is served.
+    ///
+    /// ```
+    /// use toolplane::mcp::{McpServer, Transport};
+    /// let runtime = toolplane::Toolplane::new(Default::default()).unwrap();
+    /// let server = McpServer::new(runtime, Transport::Http).allow_origins(["https://app.example.com".to_string()]);
+    /// # let _ = server;
+    /// ```
+    pub fn allow_origins(mut self, origins: impl IntoIterator<Item = String>) -> Self {
+        self.allowed_origins = Arc::new(origins.into_iter().collect());
+        self
     }
 
     /// The runtime this server runs snippets in.
@@ -229,7 +248,8 @@ impl McpServer {
 
     /// Serves streamable HTTP at `http://ADDR/mcp` on `listener` until SIGTERM or SIGINT.
     pub async fn serve_http(self, listener: tokio::net::TcpListener) -> std::io::Result<()> {
-        let outcome = http::serve(self.clone(), listener, shutdown_signal()).await;
+        let origins = self.allowed_origins.clone();
+        let outcome = http::serve(self.clone(), listener, origins, shutdown_signal()).await;
         self.shutdown();
         outcome
     }
