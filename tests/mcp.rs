@@ -300,10 +300,15 @@ async fn a_disabled_store_has_no_template_and_says_so() {
     client.cancel().await.unwrap();
 }
 
-#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-async fn http_is_fail_closed_and_loopback() {
+/// The server's stderr, kept open while the test runs (the server may write more to it).
+type ServerStderr = tokio::io::BufReader<tokio::process::ChildStderr>;
+
+/// `toolplane serve mcp --transport http --port 0` plus `extra` arguments, its policy line (which ends
+/// with the URL it listens at), and its stderr.
+async fn http_server(extra: &[&str]) -> (tokio::process::Child, String, ServerStderr) {
     let mut server = binary()
         .args(["serve", "mcp", "--transport", "http", "--port", "0"])
+        .args(extra)
         .stdin(Stdio::null())
         .stderr(Stdio::piped())
         .kill_on_drop(true)
@@ -312,6 +317,12 @@ async fn http_is_fail_closed_and_loopback() {
     let mut stderr = tokio::io::BufReader::new(server.stderr.take().unwrap());
     let mut policy = String::new();
     stderr.read_line(&mut policy).await.unwrap();
+    (server, policy, stderr)
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn http_is_fail_closed_and_loopback() {
+    let (mut server, policy, _stderr) = http_server(&[]).await;
     assert!(
         policy.starts_with("Toolplane MCP policy: backend=rustpython isolation=process session=off results=off artifacts=off transport=http listen=http://127.0.0.1:"),
         "{policy}"
@@ -384,17 +395,8 @@ async fn post_initialize(url: &str, origin: Option<&str>) -> (u16, String) {
 /// are served, and so is a request without `Origin` (not from a browser). Before, every origin got 200.
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn http_refuses_origins_it_does_not_allow() {
-    let mut server = binary()
-        .args(["serve", "mcp", "--transport", "http", "--port", "0"])
-        .args(["--allow-origin", "https://app.example.com"])
-        .stdin(Stdio::null())
-        .stderr(Stdio::piped())
-        .kill_on_drop(true)
-        .spawn()
-        .unwrap();
-    let mut stderr = tokio::io::BufReader::new(server.stderr.take().unwrap());
-    let mut policy = String::new();
-    stderr.read_line(&mut policy).await.unwrap();
+    let (mut server, policy, _stderr) =
+        http_server(&["--allow-origin", "https://app.example.com"]).await;
     let url = policy.trim().rsplit_once("listen=").unwrap().1.to_string();
     for origin in [
         "http://evil.example.com",
