@@ -246,7 +246,7 @@ async fn stdio_round_trip() {
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-async fn bad_calls_are_protocol_errors_and_collisions_tool_errors() {
+async fn unknown_tools_are_protocol_errors_bad_arguments_and_collisions_tool_errors() {
     let client = stdio_client(&["--isolation", "in-process"], None).await;
     let unknown = client
         .call_tool(CallToolRequestParams::new("nope"))
@@ -254,12 +254,83 @@ async fn bad_calls_are_protocol_errors_and_collisions_tool_errors() {
         .unwrap_err()
         .to_string();
     assert!(unknown.contains("unknown tool"), "{unknown}");
+    // Arguments that do not fit are tool errors the model can read (the spec; the Python original
+    // does the same): they were JSON-RPC -32602.
     let no_code = client
         .call_tool(CallToolRequestParams::new("execute_code"))
         .await
-        .unwrap_err()
-        .to_string();
-    assert!(no_code.contains("code"), "{no_code}");
+        .unwrap();
+    assert_eq!(no_code.is_error, Some(true));
+    assert!(
+        text_of(&no_code).contains("missing field `code`"),
+        "{no_code:?}"
+    );
+    for (tool, arguments, says) in [
+        ("execute_code", json!({"code": 5}), "expected a string"),
+        (
+            "execute_code",
+            json!({"code": "return 1", "bogus": 1}),
+            "unknown field `bogus`",
+        ),
+        (
+            "search_capabilities",
+            json!({"limit": "three"}),
+            "invalid arguments for search_capabilities",
+        ),
+        ("get_capability_schemas", json!({}), "missing field `names`"),
+    ] {
+        let refused = call(&client, tool, arguments).await;
+        assert_eq!(refused.is_error, Some(true), "{tool}: {refused:?}");
+        let text = text_of(&refused);
+        assert!(
+            text.contains(says) && text.contains("call it as"),
+            "{tool}: {text}"
+        );
+    }
+    // The Python original's parameters: its backend names mean ours; others, and packages, are
+    // errors in the result, as there.
+    for backend in ["monty", "rustpython"] {
+        let with = call(
+            &client,
+            "execute_code",
+            json!({"code": "return 3", "backend": backend}),
+        )
+        .await;
+        assert_eq!(with.structured_content.unwrap()["value"], 3, "{backend}");
+    }
+    let other = call(
+        &client,
+        "execute_code",
+        json!({"code": "return 1", "backend": "pyodide"}),
+    )
+    .await;
+    let other = other.structured_content.unwrap();
+    assert_eq!(other["error"]["type"], "BackendNotFoundError", "{other}");
+    assert!(
+        other["error"]["message"]
+            .as_str()
+            .unwrap()
+            .contains("Valid backends: monty, rustpython"),
+        "{other}"
+    );
+    let packages = call(
+        &client,
+        "execute_code",
+        json!({"code": "return 1", "packages": ["numpy"]}),
+    )
+    .await;
+    let packages = packages.structured_content.unwrap();
+    assert_eq!(
+        packages["error"]["type"], "BackendCapabilityError",
+        "{packages}"
+    );
+    let none = call(
+        &client,
+        "execute_code",
+        json!({"code": "return 4", "packages": []}),
+    )
+    .await;
+    assert_eq!(none.structured_content.unwrap()["value"], 4);
     let collision = call(
         &client,
         "execute_code",

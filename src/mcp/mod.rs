@@ -133,6 +133,12 @@ struct ExecuteCodeArgs {
     code: String,
     #[serde(default)]
     inputs: Option<Map<String, Value>>,
+    /// The Python original's backend choice: its names for our one backend run; others are an error.
+    #[serde(default)]
+    backend: Option<String>,
+    /// The Python original's packages to install: none can be (an error when any are named).
+    #[serde(default)]
+    packages: Option<Vec<String>>,
 }
 
 #[derive(Deserialize)]
@@ -260,6 +266,9 @@ impl McpServer {
     }
 
     async fn execute_code(&self, args: ExecuteCodeArgs) -> Result<CallToolResult, McpError> {
+        if let Some(refused) = refused_backend_or_packages(&args) {
+            return run_result(&refused);
+        }
         // The run blocks this worker thread (block_in_place moves the runtime's other tasks off it):
         // no hand-off to a blocking-pool thread and back, which costs two thread wake-ups per run.
         let outcome = match &self.state.session {
@@ -278,18 +287,7 @@ impl McpServer {
             }
         };
         match outcome {
-            Ok(result) => {
-                // The text content is the result serialised once, its value exactly as the sandbox
-                // wrote it; structuredContent is a serde_json::Value, exact with the `exact-numbers`
-                // feature (the CLI's default build).
-                let text = serde_json::to_string(&result)
-                    .map_err(|e| McpError::internal_error(e.to_string(), None))?;
-                let value = serde_json::to_value(&result)
-                    .map_err(|e| McpError::internal_error(e.to_string(), None))?;
-                let mut reply = CallToolResult::structured(value);
-                reply.content = vec![ContentBlock::text(text)];
-                Ok(reply)
-            }
+            Ok(result) => run_result(&result),
             // The snippet never ran: the caller's inputs are wrong.
             Err(error) => Ok(CallToolResult::error(vec![ContentBlock::text(
                 error.to_string(),
@@ -359,17 +357,69 @@ impl McpServer {
     }
 }
 
+/// A run's result as `execute_code` answers it: the text content is the result serialised once, its
+/// value exactly as the sandbox wrote it; structuredContent is a serde_json::Value, exact with the
+/// `exact-numbers` feature (the CLI's default build).
+fn run_result(result: &crate::ExecutionResult) -> Result<CallToolResult, McpError> {
+    let text =
+        serde_json::to_string(result).map_err(|e| McpError::internal_error(e.to_string(), None))?;
+    let value =
+        serde_json::to_value(result).map_err(|e| McpError::internal_error(e.to_string(), None))?;
+    let mut reply = CallToolResult::structured(value);
+    reply.content = vec![ContentBlock::text(text)];
+    Ok(reply)
+}
+
+/// The result the Python original gives for a `backend` it does not have, and for `packages` on a
+/// backend that cannot install any; `None` when the run may go ahead.
+fn refused_backend_or_packages(args: &ExecuteCodeArgs) -> Option<crate::ExecutionResult> {
+    if let Some(backend) = &args.backend
+        && !crate::config::BACKEND_NAMES.contains(&backend.as_str())
+    {
+        let mut valid: Vec<&str> = crate::config::BACKEND_NAMES.to_vec();
+        valid.sort_unstable();
+        return Some(crate::ExecutionResult::failed(
+            "BackendNotFoundError",
+            format!(
+                "Unknown backend '{backend}'. Valid backends: {} (one sandboxed RustPython backend under two names).",
+                valid.join(", ")
+            ),
+            0.0,
+        ));
+    }
+    if args.packages.as_ref().is_some_and(|p| !p.is_empty()) {
+        return Some(crate::ExecutionResult::failed(
+            "BackendCapabilityError",
+            "backend 'rustpython' cannot install or import third-party packages; snippets import only the \
+             allowed standard-library modules (toolplane://namespace lists them)",
+            0.0,
+        ));
+    }
+    None
+}
+
+/// A tool's arguments, or what is wrong with them for a tool error a model can read and correct (the
+/// spec: input validation errors are tool execution errors, not protocol errors).
 fn parse_args<T: for<'de> Deserialize<'de>>(
     tool: &str,
     arguments: Option<JsonObject>,
-) -> Result<T, McpError> {
+    shape: &str,
+) -> Result<T, String> {
     serde_json::from_value(Value::Object(arguments.unwrap_or_default()))
-        .map_err(|e| McpError::invalid_params(format!("{tool}: {e}"), None))
+        .map_err(|e| format!("invalid arguments for {tool}: {e}; call it as {shape}"))
+}
+
+fn invalid_arguments(message: String) -> CallToolResult {
+    CallToolResult::error(vec![ContentBlock::text(message)])
 }
 
 fn object_schema(schema: Value) -> Arc<JsonObject> {
     Arc::new(schema.as_object().cloned().unwrap_or_default())
 }
+
+const EXECUTE_SHAPE: &str = "execute_code(code: str, inputs: object | null = null)";
+const SEARCH_SHAPE: &str = "search_capabilities(query: str = \"\", limit: int | null = null)";
+const SCHEMAS_SHAPE: &str = "get_capability_schemas(names: list[str])";
 
 fn tools(live: Live) -> Vec<Tool> {
     vec![
@@ -440,15 +490,21 @@ impl ServerHandler for McpServer {
         _context: RequestContext<RoleServer>,
     ) -> Result<CallToolResponse, McpError> {
         let result = match &*request.name {
-            "execute_code" => {
-                self.execute_code(parse_args("execute_code", request.arguments)?)
-                    .await?
-            }
+            "execute_code" => match parse_args("execute_code", request.arguments, EXECUTE_SHAPE) {
+                Ok(args) => self.execute_code(args).await?,
+                Err(invalid) => invalid_arguments(invalid),
+            },
             "search_capabilities" => {
-                self.search(parse_args("search_capabilities", request.arguments)?)
+                match parse_args("search_capabilities", request.arguments, SEARCH_SHAPE) {
+                    Ok(args) => self.search(args),
+                    Err(invalid) => invalid_arguments(invalid),
+                }
             }
             "get_capability_schemas" => {
-                self.schemas(parse_args("get_capability_schemas", request.arguments)?)
+                match parse_args("get_capability_schemas", request.arguments, SCHEMAS_SHAPE) {
+                    Ok(args) => self.schemas(args),
+                    Err(invalid) => invalid_arguments(invalid),
+                }
             }
             other => {
                 return Err(McpError::invalid_params(
