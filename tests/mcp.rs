@@ -699,6 +699,49 @@ async fn library_http_server_disables_stores_itself() {
     assert_results_store_refuses(&client).await;
 }
 
+/// Where the stores are off (HTTP), nothing the server says tells the model to use `save_result`: not
+/// the instructions, the tool description, an empty search, or a timeout's hint (which did, in both
+/// engines).
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn without_stores_no_text_suggests_saving_results() {
+    for isolation in [
+        toolplane::Isolation::Process,
+        toolplane::Isolation::InProcess,
+    ] {
+        let mut config = Config::default();
+        config.toolplane.isolation = Some(isolation);
+        config.toolplane.worker_path = Some(env!("CARGO_BIN_EXE_toolplane").into());
+        config.limits.timeout_seconds = 1.0;
+        let server = McpServer::new(Toolplane::new(config).unwrap(), Transport::Http);
+        let client = in_memory(server).await;
+        let info = client.peer_info().unwrap();
+        let instructions = info.instructions.clone().unwrap_or_default();
+        assert!(!instructions.contains("save_result"), "{instructions}");
+        let tools = client.list_all_tools().await.unwrap();
+        let execute_tool = tools.iter().find(|t| t.name == "execute_code").unwrap();
+        let description = execute_tool.description.as_deref().unwrap_or_default();
+        assert!(!description.contains("await save_result"), "{description}");
+        let search = call(&client, "search_capabilities", json!({"query": "anything"})).await;
+        assert!(
+            !text_of(&search).contains("save_result"),
+            "{}",
+            text_of(&search)
+        );
+        let timed_out = execute(&client, "while True:\n    pass", Value::Null).await;
+        assert_eq!(
+            timed_out["error"]["type"], "TimeoutError",
+            "{isolation:?}: {timed_out}"
+        );
+        let message = timed_out["error"]["message"].as_str().unwrap();
+        assert!(
+            message.contains("timed out after 1s"),
+            "{isolation:?}: {message}"
+        );
+        assert!(!message.contains("save_result"), "{isolation:?}: {message}");
+        client.cancel().await.unwrap();
+    }
+}
+
 /// The text content carries the value exactly as the sandbox wrote it (integers of any size), and so
 /// does structuredContent.
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]

@@ -27,10 +27,12 @@ struct DirectChannel {
     /// The run's time limit: waiting for a tool never outlasts it.
     deadline: Instant,
     timeout: Duration,
+    /// Whether the run may save results (what its timeout message suggests).
+    results_enabled: bool,
 }
 
 impl DirectChannel {
-    fn new(dispatcher: Rc<RefCell<Dispatcher>>, timeout: Duration) -> Self {
+    fn new(dispatcher: Rc<RefCell<Dispatcher>>, timeout: Duration, results_enabled: bool) -> Self {
         Self {
             dispatcher,
             replies: Default::default(),
@@ -38,6 +40,7 @@ impl DirectChannel {
             pending: Default::default(),
             deadline: Instant::now() + timeout,
             timeout,
+            results_enabled,
         }
     }
 }
@@ -83,7 +86,7 @@ impl HostChannel for DirectChannel {
                 Err(_) => {
                     return Err(HostError::new(
                         crate::capabilities::BuiltinBase::TimeoutError,
-                        timeout_message(self.timeout),
+                        timeout_message(self.timeout, self.results_enabled),
                     ));
                 }
             }
@@ -103,6 +106,7 @@ fn run_direct(sandbox: &SandboxVm, request: RunRequest, scope: Scope<'_>) -> Run
     let channel = Box::new(DirectChannel::new(
         dispatcher.clone(),
         request.spec.limits.timeout,
+        request.spec.results_enabled,
     ));
     let mut report = run_in(sandbox, &request.spec, channel, scope);
     report.saved_artifacts = Rc::try_unwrap(dispatcher)

@@ -631,7 +631,8 @@ fn run_session(
                 && error.error_type == "TimeoutError"
             {
                 // The VM's text says the state may be partial; here it is rolled back instead.
-                error.message = timeout_message(request.spec.limits.timeout);
+                error.message =
+                    timeout_message(request.spec.limits.timeout, request.spec.results_enabled);
             }
             result
         }
@@ -693,7 +694,10 @@ fn host_result(
     let stand = "host-side effects of this run (saved results, artifacts, tool calls) stand";
     let (error_type, message) = match outcome {
         Drive::Done(report) => return report.result,
-        Drive::Killed => ("TimeoutError", timeout_message(limits.timeout)),
+        Drive::Killed => (
+            "TimeoutError",
+            timeout_message(limits.timeout, request.spec.results_enabled),
+        ),
         Drive::Forbidden(call) => (
             "SandboxCrashedError",
             format!(

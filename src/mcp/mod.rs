@@ -469,7 +469,7 @@ impl ServerHandler for McpServer {
                 .build(),
         )
         .with_server_info(Implementation::new("Toolplane", env!("CARGO_PKG_VERSION")))
-        .with_instructions(text::instructions())
+        .with_instructions(text::instructions(self.state.live))
     }
 
     async fn list_tools(

@@ -15,13 +15,22 @@ pub(super) struct Live {
     pub artifacts: bool,
 }
 
-pub(super) fn instructions() -> String {
-    "Toolplane runs short Python snippets in a sandbox (execute_code). The sandbox reaches the world only \
-     through awaited host functions. Go search-first: search_capabilities finds host capabilities with \
-     their exact call shapes; get_capability_schemas gives full JSON schemas; the toolplane://namespace \
-     resource lists everything a snippet can call. Keep big data out of the conversation: save it with \
-     save_result inside the snippet and return a short summary plus the handle."
-        .into()
+pub(super) fn instructions(live: Live) -> String {
+    let mut text = String::from(
+        "Toolplane runs short Python snippets in a sandbox (execute_code). The sandbox reaches the world only \
+         through awaited host functions. Go search-first: search_capabilities finds host capabilities with \
+         their exact call shapes; get_capability_schemas gives full JSON schemas; the toolplane://namespace \
+         resource lists everything a snippet can call.",
+    );
+    if live.results {
+        text.push_str(
+            " Keep big data out of the conversation: save it with save_result inside the snippet and return \
+             a short summary plus the handle.",
+        );
+    } else {
+        text.push_str(" Keep big data out of the conversation: return a short summary of it.");
+    }
+    text
 }
 
 pub(super) fn execute_code_description(live: Live) -> String {
@@ -79,8 +88,13 @@ pub(super) fn search_text(runtime: &Toolplane, query: &str, limit: Option<usize>
     if hits.is_empty() {
         let total = registry.visible().len();
         return match total {
-            0 => "No capabilities are registered. Snippets can still use the stores (save_result, \
-                  load_result, save_artifact, load_artifact) and call_tool; read the \
+            0 if runtime.results().is_enabled() || runtime.artifacts().is_enabled() => {
+                "No capabilities are registered. Snippets can still use the stores (save_result, \
+                 load_result, save_artifact, load_artifact) and call_tool; read the \
+                 toolplane://namespace resource for the full execution namespace."
+                    .into()
+            }
+            0 => "No capabilities are registered, and the stores are off on this server; read the \
                   toolplane://namespace resource for the full execution namespace."
                 .into(),
             _ => format!(

@@ -43,6 +43,8 @@ pub(crate) struct RunFlags {
     memory_limit_mb: usize,
     /// The account is a session's, cumulative over its runs.
     session: bool,
+    /// The run may save results (its timeout message then suggests saving partial ones).
+    results_enabled: bool,
 }
 
 impl RunFlags {
@@ -67,7 +69,14 @@ impl RunFlags {
             memory,
             memory_limit_mb,
             session,
+            results_enabled: true,
         }
+    }
+
+    /// The same flags for a run whose result store is `on` or off.
+    pub(crate) fn with_results_enabled(mut self, on: bool) -> Self {
+        self.results_enabled = on;
+        self
     }
 
     pub(crate) fn memory_exceeded(&self) -> bool {
@@ -109,7 +118,7 @@ impl RunFlags {
     }
 
     pub(crate) fn timeout_message(&self) -> String {
-        timeout_message(self.timeout)
+        timeout_message(self.timeout, self.results_enabled)
     }
 
     pub(crate) fn timeout_exception(&self, vm: &VirtualMachine) -> PyBaseExceptionRef {
@@ -120,13 +129,21 @@ impl RunFlags {
     }
 }
 
-/// The message of the time limit, wherever it is enforced (in the VM, or by the host's kill).
-pub(crate) fn timeout_message(timeout: Duration) -> String {
-    format!(
-        "execution timed out after {}s ([limits] timeout_seconds); make the snippet do less per run, \
-         or save partial results with save_result and continue in another run",
-        format_seconds(timeout.as_secs_f64())
-    )
+/// The message of the time limit, wherever it is enforced (in the VM, or by the host's kill). Where
+/// the result store is off (MCP over HTTP) it does not suggest saving partial results.
+pub(crate) fn timeout_message(timeout: Duration, results_enabled: bool) -> String {
+    let seconds = format_seconds(timeout.as_secs_f64());
+    if results_enabled {
+        format!(
+            "execution timed out after {seconds}s ([limits] timeout_seconds); make the snippet do less per \
+             run, or save partial results with save_result and continue in another run"
+        )
+    } else {
+        format!(
+            "execution timed out after {seconds}s ([limits] timeout_seconds); make the snippet do less per \
+             run, or split the work over several runs"
+        )
+    }
 }
 
 /// The message of the memory limit: a run's own, or a session's cumulative cap.

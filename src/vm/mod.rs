@@ -120,11 +120,14 @@ pub(crate) fn run_in(
             snippet::Mode::Session(&session.globals),
         ),
     };
-    let flags = Arc::new(limits::RunFlags::new(
-        spec.limits.timeout,
-        spec.limits.max_memory_mb,
-        session_account,
-    ));
+    let flags = Arc::new(
+        limits::RunFlags::new(
+            spec.limits.timeout,
+            spec.limits.max_memory_mb,
+            session_account,
+        )
+        .with_results_enabled(spec.results_enabled),
+    );
     let run = externals::ActiveRun::begin(externals::RunState {
         channel,
         local_failures: Default::default(),
