@@ -106,21 +106,18 @@ fn origin_allowed(origin: &[u8], allowed: &[String]) -> bool {
     else {
         return false;
     };
-    let host = match rest.strip_prefix('[') {
-        Some(v6) => v6.split_once(']').map_or("", |(host, _)| host),
-        None => rest.split(':').next().unwrap_or(""),
+    // host[:port], the host of an IPv6 address in brackets.
+    let (host, port) = match rest.strip_prefix('[') {
+        Some(v6) => match v6.split_once(']') {
+            Some((host, tail)) => (host, tail),
+            None => return false,
+        },
+        None => rest.find(':').map_or((rest, ""), |at| rest.split_at(at)),
     };
-    let port_ok = {
-        let after_host = if rest.starts_with('[') {
-            rest.split_once(']').map_or("", |(_, tail)| tail)
-        } else {
-            rest.strip_prefix(host).unwrap_or("")
-        };
-        after_host.is_empty()
-            || after_host
-                .strip_prefix(':')
-                .is_some_and(|p| !p.is_empty() && p.bytes().all(|b| b.is_ascii_digit()))
-    };
+    let port_ok = port.is_empty()
+        || port
+            .strip_prefix(':')
+            .is_some_and(|p| !p.is_empty() && p.bytes().all(|b| b.is_ascii_digit()));
     port_ok && ["localhost", "127.0.0.1", "::1"].contains(&host)
 }
 
