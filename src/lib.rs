@@ -63,6 +63,7 @@
 
 #![warn(missing_docs)]
 
+mod cancel;
 pub mod canonical;
 pub mod capabilities;
 #[cfg(feature = "cli")]
@@ -87,6 +88,7 @@ struct ReadmeExamples;
 #[doc = include_str!("../docs/embedding.md")]
 struct EmbeddingGuideExamples;
 
+pub use cancel::CancelToken;
 pub use capabilities::{
     Bridge, BuiltinBase, Capability, HostError, Registry, RegistryError, ToolFuture,
 };

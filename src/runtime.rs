@@ -7,6 +7,7 @@ use std::time::Duration;
 
 use serde_json::{Map, Value};
 
+use crate::cancel::{CancelOnDrop, CancelToken};
 use crate::capabilities::{Bridge, Registry};
 use crate::config::Isolation;
 use crate::config::{Config, ConfigError};
@@ -258,6 +259,25 @@ impl Toolplane {
     /// Runs a snippet in a fresh VM. `inputs` become globals. Errors in the snippet are in the result;
     /// `Err` is only for inputs that collide with the runtime's bindings.
     pub fn execute(&self, code: &str, inputs: impl Into<Inputs>) -> Result<ExecutionResult, Error> {
+        self.execute_cancellable(code, inputs, &CancelToken::new())
+    }
+
+    /// [`Toolplane::execute`], stopped early when `cancel` is cancelled (from another thread): the
+    /// result is then a `CancelledError`. See [`CancelToken`].
+    ///
+    /// ```
+    /// let runtime = toolplane::Toolplane::new(Default::default()).unwrap();
+    /// let cancel = toolplane::CancelToken::new();
+    /// cancel.cancel();
+    /// let result = runtime.execute_cancellable("return 1", None, &cancel).unwrap();
+    /// assert_eq!(result.error.unwrap().error_type, "CancelledError");
+    /// ```
+    pub fn execute_cancellable(
+        &self,
+        code: &str,
+        inputs: impl Into<Inputs>,
+        cancel: &CancelToken,
+    ) -> Result<ExecutionResult, Error> {
         let inputs = inputs.into().into_map()?;
         execute_on(
             &self.engine,
@@ -266,11 +286,13 @@ impl Toolplane {
             false,
             code,
             inputs,
+            cancel,
         )
     }
 
     /// [`Toolplane::execute`] for async code: the run goes to tokio's blocking pool, so the executor's
-    /// threads are never blocked. Must be called inside a tokio runtime.
+    /// threads are never blocked. Must be called inside a tokio runtime. Dropping the future cancels
+    /// the run (see [`CancelToken`]), so `tokio::time::timeout` or a `select!` stops it.
     ///
     /// ```
     /// # #[tokio::main(flavor = "current_thread")]
@@ -335,12 +357,46 @@ pub struct Session {
 impl Session {
     /// Runs a snippet in this session's VM.
     pub fn execute(&self, code: &str, inputs: impl Into<Inputs>) -> Result<ExecutionResult, Error> {
+        self.execute_cancellable(code, inputs, &CancelToken::new())
+    }
+
+    /// [`Session::execute`], stopped early when `cancel` is cancelled: the result is a
+    /// `CancelledError`, and with process isolation the session's variables are rolled back to their
+    /// state before the run (in process they may be partially updated, as after a time limit).
+    ///
+    /// ```
+    /// let runtime = toolplane::Toolplane::new(Default::default()).unwrap();
+    /// let session = runtime.session();
+    /// let cancel = toolplane::CancelToken::new();
+    /// let stopper = cancel.clone();
+    /// std::thread::spawn(move || {
+    ///     std::thread::sleep(std::time::Duration::from_millis(200));
+    ///     stopper.cancel();
+    /// });
+    /// let result = session.execute_cancellable("while True: pass", None, &cancel).unwrap();
+    /// assert_eq!(result.error.unwrap().error_type, "CancelledError");
+    /// assert!(session.execute("return 1", None).unwrap().ok());
+    /// ```
+    pub fn execute_cancellable(
+        &self,
+        code: &str,
+        inputs: impl Into<Inputs>,
+        cancel: &CancelToken,
+    ) -> Result<ExecutionResult, Error> {
         let inputs = inputs.into().into_map()?;
-        execute_on(&self.engine, &self.bridge, &self.config, true, code, inputs)
+        execute_on(
+            &self.engine,
+            &self.bridge,
+            &self.config,
+            true,
+            code,
+            inputs,
+            cancel,
+        )
     }
 
     /// [`Session::execute`] for async code (see [`Toolplane::execute_async`]). Runs of one session
-    /// still take turns.
+    /// still take turns. Dropping the future cancels the run.
     pub async fn execute_async(
         &self,
         code: &str,
@@ -499,11 +555,15 @@ async fn execute_on_blocking_pool(
         config.clone(),
         code.to_string(),
     );
-    tokio::task::spawn_blocking(move || {
-        execute_on(&engine, &bridge, &config, session, &code, inputs)
+    let cancel = CancelToken::new();
+    // Dropping this future (a select, a timeout, an aborted task) cancels the run.
+    let cancel_on_drop = CancelOnDrop::new(cancel.clone());
+    let outcome = tokio::task::spawn_blocking(move || {
+        execute_on(&engine, &bridge, &config, session, &code, inputs, &cancel)
     })
-    .await
-    .map_err(Error::Async)?
+    .await;
+    cancel_on_drop.disarm();
+    outcome.map_err(Error::Async)?
 }
 
 fn execute_on(
@@ -513,9 +573,20 @@ fn execute_on(
     session: bool,
     code: &str,
     inputs: Option<Map<String, Value>>,
+    cancel: &CancelToken,
 ) -> Result<ExecutionResult, Error> {
     let inputs = inputs.unwrap_or_default();
     let bindings = bindings(bridge, &inputs)?;
+    if cancel.is_cancelled() {
+        return Ok(ExecutionResult::failed(
+            crate::cancel::CANCELLED_ERROR,
+            format!(
+                "{}; the run did not start",
+                crate::cancel::CANCELLED_MESSAGE
+            ),
+            0.0,
+        ));
+    }
     // After the bindings check (a collision is an `Err` whatever the size), before anything is sent.
     if code.len() > config.limits.max_snippet_bytes {
         return Ok(ExecutionResult::failed(
@@ -545,6 +616,7 @@ fn execute_on(
             artifacts_enabled: bridge.artifacts().is_enabled(),
         },
         bridge: bridge.clone(),
+        cancel: cancel.clone(),
     });
     let mut result = reply.result;
     result.artifacts = reply

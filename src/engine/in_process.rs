@@ -17,6 +17,9 @@ use crate::vm::{
 
 type Answer = (u64, Result<String, HostError>);
 
+/// The ticket of the answer a cancel sends a run waiting for an async tool (tickets count from 0).
+const CANCELLED_TICKET: u64 = u64::MAX;
+
 /// The in-process channel: every call goes straight to the bridge; async tools answer on `later`.
 struct DirectChannel {
     dispatcher: Rc<RefCell<Dispatcher>>,
@@ -29,6 +32,8 @@ struct DirectChannel {
     timeout: Duration,
     /// Whether the run may save results (what its timeout message suggests).
     results_enabled: bool,
+    /// The run was cancelled: no wait blocks any more.
+    cancelled: bool,
 }
 
 impl DirectChannel {
@@ -41,6 +46,7 @@ impl DirectChannel {
             deadline: Instant::now() + timeout,
             timeout,
             results_enabled,
+            cancelled: false,
         }
     }
 }
@@ -74,8 +80,13 @@ impl HostChannel for DirectChannel {
             )));
         }
         loop {
+            if self.cancelled {
+                // The watchdog interrupts the run at its next instruction.
+                return Err(HostError::runtime(crate::cancel::CANCELLED_MESSAGE));
+            }
             let left = self.deadline.saturating_duration_since(Instant::now());
             match self.later.1.recv_timeout(left) {
+                Ok((CANCELLED_TICKET, _)) => self.cancelled = true,
                 Ok((t, reply)) => {
                     self.pending.remove(&t);
                     if t == ticket {
@@ -108,7 +119,14 @@ fn run_direct(sandbox: &SandboxVm, request: RunRequest, scope: Scope<'_>) -> Run
         request.spec.limits.timeout,
         request.spec.results_enabled,
     ));
-    let mut report = run_in(sandbox, &request.spec, channel, scope);
+    // A run waiting for an async tool is woken by a cancel, not only at its deadline.
+    let _wake_on_cancel = {
+        let wake = channel.later.0.clone();
+        request.cancel.arm(move || {
+            let _ = wake.send((CANCELLED_TICKET, Ok(String::new())));
+        })
+    };
+    let mut report = run_in(sandbox, &request.spec, channel, scope, &request.cancel);
     report.saved_artifacts = Rc::try_unwrap(dispatcher)
         .map(|d| d.into_inner().into_saved_artifacts())
         .unwrap_or_default();

@@ -69,10 +69,11 @@ pub use worker::worker_main_if_requested;
 #[cfg(not(target_os = "linux"))]
 pub fn worker_main_if_requested() {}
 
-/// One snippet to run, with the bridge that serves its host calls.
+/// One snippet to run, with the bridge that serves its host calls and the token that cancels it.
 pub(crate) struct RunRequest {
     pub spec: RunSpec,
     pub bridge: Bridge,
+    pub cancel: crate::CancelToken,
 }
 
 /// The host side of a run's calls, in either engine: the bridge, plus the list of saved artifacts.

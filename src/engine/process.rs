@@ -483,6 +483,8 @@ enum Drive {
     Died(io::Error),
     /// The child made a system call its jail forbids (this number), and ended.
     Forbidden(i64),
+    /// The run was cancelled; the child was killed.
+    Cancelled,
 }
 
 fn is_timeout(e: &io::Error) -> bool {
@@ -506,7 +508,7 @@ const NEXT_CALL_SPIN: Duration = Duration::from_micros(50);
 
 /// Appended to the error of a session run that was rolled back.
 const ROLLED_BACK: &str = " The session's variables were rolled back to their state before this run; \
-                           saved results, artifacts and tool calls made before the limit stand.";
+                           saved results, artifacts and tool calls made before it stopped stand.";
 /// Appended instead when there was no standby to roll back to.
 const RESET_INSTEAD: &str = " The session could not be rolled back and was reset: the next run starts \
                              on a fresh namespace; saved results and artifacts stand.";
@@ -698,6 +700,13 @@ fn host_result(
             "TimeoutError",
             timeout_message(limits.timeout, request.spec.results_enabled),
         ),
+        Drive::Cancelled => (
+            crate::cancel::CANCELLED_ERROR,
+            format!(
+                "{}; the sandbox process was stopped; {stand}",
+                crate::cancel::CANCELLED_MESSAGE
+            ),
+        ),
         Drive::Forbidden(call) => (
             "SandboxCrashedError",
             format!(
@@ -765,6 +774,24 @@ fn host_result(
 /// Sends the run to the child on `line` and serves its calls until it is done, dies, or outlives the
 /// hard deadline. `on_standby` receives a session holder's standby lines as they arrive.
 fn drive(
+    line: &ChildLine,
+    request: &RunRequest,
+    dispatcher: &mut Dispatcher,
+    on_standby: &mut dyn FnMut(i32, OwnedFd),
+) -> Drive {
+    // Killing the child ends the loop below at once: its line breaks.
+    let _kill_on_cancel = {
+        let pid = line.pid;
+        request.cancel.arm(move || kill(pid))
+    };
+    match drive_until_done(line, request, dispatcher, on_standby) {
+        Drive::Done(report) => Drive::Done(report),
+        _ if request.cancel.is_cancelled() => Drive::Cancelled,
+        other => other,
+    }
+}
+
+fn drive_until_done(
     line: &ChildLine,
     request: &RunRequest,
     dispatcher: &mut Dispatcher,

@@ -490,7 +490,13 @@ fn warm_up(sandbox: &SandboxVm) {
         results_enabled: false,
         artifacts_enabled: false,
     };
-    let _ = run_in(sandbox, &spec, Box::new(NoHost), Scope::Fresh);
+    let _ = run_in(
+        sandbox,
+        &spec,
+        Box::new(NoHost),
+        Scope::Fresh,
+        &crate::CancelToken::new(),
+    );
 }
 
 /// The child's end of the bridge: calls go to the host over the line, replies come back in order.
@@ -567,7 +573,9 @@ fn serve_run(
         stream: stream.clone(),
         replies: HashMap::new(),
     };
-    let report = run_in(sandbox, spec, Box::new(channel), scope);
+    // A cancel is the host's: it kills this process.
+    let never = crate::CancelToken::new();
+    let report = run_in(sandbox, spec, Box::new(channel), scope, &never);
     let flags = (report.reset_requested, report.limit_hit);
     let _ = protocol::send(stream, &FromChild::Done(Box::new(report)), None);
     flags

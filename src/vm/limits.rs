@@ -39,6 +39,8 @@ pub(crate) struct RunFlags {
     finished: AtomicBool,
     timed_out: AtomicBool,
     interrupted: AtomicBool,
+    /// Its caller cancelled it ([`crate::CancelToken`]).
+    cancelled: AtomicBool,
     pub(crate) memory: Arc<super::memory::MemoryAccount>,
     memory_limit_mb: usize,
     /// The account is a session's, cumulative over its runs.
@@ -66,6 +68,7 @@ impl RunFlags {
             finished: AtomicBool::new(false),
             timed_out: AtomicBool::new(false),
             interrupted: AtomicBool::new(false),
+            cancelled: AtomicBool::new(false),
             memory,
             memory_limit_mb,
             session,
@@ -87,9 +90,26 @@ impl RunFlags {
         memory_message(self.memory_limit_mb, self.session)
     }
 
-    /// The exception for whichever limit tripped (time wins), or the interrupt.
+    /// Stops the run at its next instruction, as its time limit would (the watchdog sees it within a
+    /// tick).
+    pub(crate) fn cancel(&self) {
+        self.cancelled.store(true, Ordering::SeqCst);
+    }
+
+    pub(crate) fn cancelled(&self) -> bool {
+        self.cancelled.load(Ordering::SeqCst)
+    }
+
+    /// The exception for whichever limit tripped (a cancel wins, then time), or the interrupt. A
+    /// cancel is a `KeyboardInterrupt` inside the run, which `except Exception` does not catch; the
+    /// run's result then says `CancelledError`.
     pub(crate) fn limit_exception(&self, vm: &VirtualMachine) -> PyBaseExceptionRef {
-        if self.timed_out() {
+        if self.cancelled() {
+            vm.new_exception_msg(
+                vm.ctx.exceptions.keyboard_interrupt.to_owned(),
+                crate::cancel::CANCELLED_MESSAGE.into(),
+            )
+        } else if self.timed_out() {
             self.timeout_exception(vm)
         } else if !self.memory_exceeded() && self.interrupted.load(Ordering::SeqCst) {
             vm.new_exception_msg(
@@ -279,6 +299,7 @@ fn serve(shared: &Shared) {
             flags.interrupted.store(true, Ordering::SeqCst);
         }
         let pause = if flags.timed_out()
+            || flags.cancelled()
             || flags.memory_exceeded()
             || flags.interrupted.load(Ordering::SeqCst)
         {

@@ -58,7 +58,7 @@ pub(crate) struct RunReport {
     pub result: ExecutionResult,
     /// `await reset_session()` was called in this run.
     pub reset_requested: bool,
-    /// The run ended at a limit (time or memory), not at an error of the snippet's own.
+    /// The run ended at a limit (time or memory) or was cancelled, not at an error of the snippet's own.
     pub limit_hit: bool,
     /// Handles of the artifacts this run saved, in order (the host's dispatcher knows them).
     #[serde(skip)]
@@ -111,6 +111,7 @@ pub(crate) fn run_in(
     spec: &RunSpec,
     channel: Box<dyn HostChannel>,
     scope: Scope<'_>,
+    cancel: &crate::CancelToken,
 ) -> RunReport {
     let started = Instant::now();
     let (session_account, mode) = match scope {
@@ -138,6 +139,10 @@ pub(crate) fn run_in(
         reset_requested: false,
     });
     let watchdog = limits::Watchdog::start(flags.clone(), sandbox.signal_tx.clone());
+    let cancelling = {
+        let flags = flags.clone();
+        cancel.arm(move || flags.cancel())
+    };
     let tracking = memory::Tracking::start(flags.memory.clone());
     let mut result = snippet::run_snippet(
         sandbox,
@@ -150,11 +155,12 @@ pub(crate) fn run_in(
     );
     drop(tracking);
     result.duration_ms = started.elapsed().as_secs_f64() * 1000.0;
+    drop(cancelling);
     drop(watchdog);
     RunReport {
         result,
         reset_requested: run.finish().is_some_and(|state| state.reset_requested),
-        limit_hit: flags.timed_out() || flags.memory_exceeded(),
+        limit_hit: flags.timed_out() || flags.memory_exceeded() || flags.cancelled(),
         saved_artifacts: Vec::new(),
     }
 }

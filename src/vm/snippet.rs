@@ -393,9 +393,21 @@ impl rustpython_vm::py_io::Write for CappedText {
     }
 }
 
-/// The error of a run that hit its time or memory limit, if it did.
+/// The error of a run that was cancelled or hit its time or memory limit, if it was or did.
 fn limit_error(flags: &RunFlags, session: bool) -> Option<ExecutionError> {
-    let (error_type, message) = if flags.timed_out() {
+    let (error_type, message) = if flags.cancelled() {
+        let message = if session {
+            format!(
+                "{}. The session stays usable, but its variables may be partially updated: statements \
+                 before the cancel ran (rollback arrives with process isolation); saved results and \
+                 artifacts stand.",
+                crate::cancel::CANCELLED_MESSAGE
+            )
+        } else {
+            crate::cancel::CANCELLED_MESSAGE.to_string()
+        };
+        (crate::cancel::CANCELLED_ERROR, message)
+    } else if flags.timed_out() {
         let message = if session {
             format!(
                 "{}. The session stays usable, but its variables may be partially updated: statements \
