@@ -430,17 +430,23 @@ async fn http_is_fail_closed_and_loopback() {
 }
 
 /// One raw HTTP/1.1 POST of an `initialize` request to `url`, with `origin` as its `Origin` header when
-/// given: the status code and the body.
+/// given: the status code and the response.
 async fn post_initialize(url: &str, origin: Option<&str>) -> (u16, String) {
-    use tokio::io::{AsyncReadExt, AsyncWriteExt};
-    let authority = url.trim_start_matches("http://").split('/').next().unwrap();
     let body = json!({"jsonrpc": "2.0", "id": 1, "method": "initialize", "params": {
         "protocolVersion": "2025-06-18", "capabilities": {},
         "clientInfo": {"name": "origin-test", "version": "1"}}})
     .to_string();
     let origin = origin.map_or(String::new(), |o| format!("Origin: {o}\r\n"));
+    raw_http(url, "POST", &origin, &body).await
+}
+
+/// One raw HTTP/1.1 request to `url` with `headers` (each ending in CRLF) and `body` as JSON: the
+/// status code and the whole response, headers included.
+async fn raw_http(url: &str, method: &str, headers: &str, body: &str) -> (u16, String) {
+    use tokio::io::{AsyncReadExt, AsyncWriteExt};
+    let authority = url.trim_start_matches("http://").split('/').next().unwrap();
     let request = format!(
-        "POST /mcp HTTP/1.1\r\nHost: {authority}\r\n{origin}Content-Type: application/json\r\n\
+        "{method} /mcp HTTP/1.1\r\nHost: {authority}\r\n{headers}Content-Type: application/json\r\n\
          Accept: application/json, text/event-stream\r\nContent-Length: {}\r\nConnection: close\r\n\r\n{body}",
         body.len()
     );
@@ -459,6 +465,180 @@ async fn post_initialize(url: &str, origin: Option<&str>) -> (u16, String) {
         .and_then(|code| code.parse().ok())
         .unwrap_or(0);
     (status, text)
+}
+
+/// The JSON body of a raw HTTP response.
+fn body_json(response: &str) -> Value {
+    let body = response.split_once("\r\n\r\n").map_or("", |(_, b)| b);
+    serde_json::from_str(body).unwrap_or_else(|e| panic!("{e}: {response}"))
+}
+
+/// Issue 19, item 5, over HTTP: a body that is not JSON is 400 with -32700, JSON that is not a
+/// request 400 with -32600, both with `"id": null` (was 415 plain text); `tools/call` without `name`
+/// and `resources/read` without `uri` are -32602 (was -32601); `DELETE` of a live session is 204
+/// (was 202) and of an unknown or ended one 404.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn http_answers_malformed_requests_as_json_rpc_asks() {
+    let (_server, policy, _stderr) = http_server(&[]).await;
+    let url = policy.trim().rsplit_once("listen=").unwrap().1.to_string();
+
+    let (status, response) = raw_http(&url, "POST", "", "{not json").await;
+    assert_eq!(status, 400, "{response}");
+    let error = body_json(&response);
+    assert_eq!(error["error"]["code"], -32700, "{error}");
+    assert_eq!(error["id"], Value::Null, "{error}");
+    assert!(error.as_object().unwrap().contains_key("id"), "{error}");
+    for (body, id) in [
+        (r#"{"jsonrpc":"2.0","id":7}"#, json!(7)),
+        ("[1, 2]", Value::Null),
+    ] {
+        let (status, response) = raw_http(&url, "POST", "", body).await;
+        assert_eq!(status, 400, "{body}: {response}");
+        let error = body_json(&response);
+        assert_eq!(error["error"]["code"], -32600, "{error}");
+        assert_eq!(error["id"], id, "{error}");
+    }
+
+    let (status, response) = post_initialize(&url, None).await;
+    assert_eq!(status, 200, "{response}");
+    let session = response
+        .lines()
+        .find_map(|l| {
+            l.strip_prefix("mcp-session-id: ")
+                .or_else(|| l.strip_prefix("Mcp-Session-Id: "))
+        })
+        .unwrap_or_else(|| panic!("no session id: {response}"))
+        .trim()
+        .to_string();
+    let in_session = format!("Mcp-Session-Id: {session}\r\nMcp-Protocol-Version: 2025-06-18\r\n");
+    let (status, _) = raw_http(
+        &url,
+        "POST",
+        &in_session,
+        r#"{"jsonrpc":"2.0","method":"notifications/initialized"}"#,
+    )
+    .await;
+    assert_eq!(status, 202);
+    for (body, says) in [
+        (
+            r#"{"jsonrpc":"2.0","id":2,"method":"tools/call","params":{}}"#,
+            "missing field `name`",
+        ),
+        (
+            r#"{"jsonrpc":"2.0","id":3,"method":"resources/read","params":{}}"#,
+            "missing field `uri`",
+        ),
+    ] {
+        let (_, response) = raw_http(&url, "POST", &in_session, body).await;
+        let data = response
+            .lines()
+            .find_map(|l| l.strip_prefix("data: ").filter(|d| d.starts_with('{')))
+            .unwrap_or_else(|| panic!("no reply: {response}"));
+        let reply: Value = serde_json::from_str(data).unwrap();
+        assert_eq!(reply["error"]["code"], -32602, "{body}: {reply}");
+        let message = reply["error"]["message"].as_str().unwrap();
+        assert!(message.contains(says), "{body}: {message}");
+    }
+    let (status, response) = raw_http(&url, "DELETE", &in_session, "").await;
+    assert_eq!(status, 204, "{response}");
+    let (status, response) = raw_http(&url, "DELETE", &in_session, "").await;
+    assert_eq!(status, 404, "{response}");
+    let unknown = "Mcp-Session-Id: no-such-session\r\nMcp-Protocol-Version: 2025-06-18\r\n";
+    let (status, response) = raw_http(&url, "DELETE", unknown, "").await;
+    assert_eq!(status, 404, "{response}");
+}
+
+/// Over stdio: an unreadable request is answered with `"id": null` (rmcp omits the member), a known
+/// method with bad params is -32602, `logging/setLevel` makes a snippet's stderr a log message, and
+/// `prompts/list` offers the code-mode prompt.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn stdio_answers_malformed_requests_logs_and_prompts() {
+    use tokio::io::AsyncWriteExt;
+    let mut server = binary()
+        .args(["serve", "mcp"])
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .kill_on_drop(true)
+        .spawn()
+        .unwrap();
+    let mut stdin = server.stdin.take().unwrap();
+    let mut stdout = tokio::io::BufReader::new(server.stdout.take().unwrap());
+    let mut send = async |line: Value| {
+        stdin
+            .write_all(format!("{line}\n").as_bytes())
+            .await
+            .unwrap();
+    };
+    send(
+        json!({"jsonrpc": "2.0", "id": 1, "method": "initialize", "params": {
+        "protocolVersion": "2025-06-18", "capabilities": {},
+        "clientInfo": {"name": "raw", "version": "1"}}}),
+    )
+    .await;
+    send(json!({"jsonrpc": "2.0", "method": "notifications/initialized"})).await;
+    send(json!({"jsonrpc": "2.0", "id": 2, "method": "tools/call", "params": {}})).await;
+    send(json!({"jsonrpc": "2.0", "id": 3, "method": "resources/read", "params": {}})).await;
+    send(json!({"jsonrpc": "2.0", "id": 4, "method": "no/such/method", "params": {}})).await;
+    send(json!({"jsonrpc": "2.0", "id": 5, "method": "logging/setLevel", "params": {"level": "info"}})).await;
+    send(
+        json!({"jsonrpc": "2.0", "id": 6, "method": "tools/call", "params": {"name": "execute_code",
+        "arguments": {"code": "import sys\nprint('careful', file=sys.stderr)\nreturn 1"}}}),
+    )
+    .await;
+    send(json!({"jsonrpc": "2.0", "id": 7, "method": "prompts/list"})).await;
+    send(json!({"jsonrpc": "2.0", "id": 8, "method": "prompts/get", "params": {"name": "code_mode"}})).await;
+    send(json!({"jsonrpc": "2.0", "id": 9})).await;
+    let mut replies = std::collections::HashMap::new();
+    let mut logs = Vec::new();
+    let mut null_id_error = None;
+    while replies.len() < 8 || null_id_error.is_none() {
+        let mut line = String::new();
+        let read = tokio::time::timeout(
+            std::time::Duration::from_secs(60),
+            stdout.read_line(&mut line),
+        )
+        .await
+        .expect("the server answers")
+        .unwrap();
+        assert!(read > 0, "the server closed stdout; got {replies:?}");
+        let message: Value = serde_json::from_str(&line).unwrap();
+        match message.get("id") {
+            Some(Value::Null) => null_id_error = Some(message),
+            Some(id) => {
+                replies.insert(id.as_i64().unwrap(), message);
+            }
+            None if message["method"] == "notifications/message" => logs.push(message),
+            None => panic!("a response without an id: {line}"),
+        }
+    }
+    let null_id_error = null_id_error.unwrap();
+    assert_eq!(null_id_error["error"]["code"], -32600, "{null_id_error}");
+    for (id, says) in [(2, "missing field `name`"), (3, "missing field `uri`")] {
+        assert_eq!(replies[&id]["error"]["code"], -32602, "{}", replies[&id]);
+        let message = replies[&id]["error"]["message"].as_str().unwrap();
+        assert!(message.contains(says), "{message}");
+    }
+    assert_eq!(replies[&4]["error"]["code"], -32601);
+    assert_eq!(replies[&5]["result"], json!({}));
+    assert_eq!(replies[&6]["result"]["structuredContent"]["value"], 1);
+    assert_eq!(
+        logs.iter()
+            .map(|l| (
+                &l["params"]["level"],
+                &l["params"]["logger"],
+                &l["params"]["data"]
+            ))
+            .collect::<Vec<_>>(),
+        [(&json!("info"), &json!("snippet"), &json!("careful\n"))],
+        "{logs:?}"
+    );
+    let prompts = replies[&7]["result"]["prompts"].as_array().unwrap();
+    assert_eq!(prompts.len(), 1);
+    assert_eq!(prompts[0]["name"], "code_mode");
+    let prompt = replies[&8]["result"]["messages"][0]["content"]["text"]
+        .as_str()
+        .unwrap();
+    assert!(prompt.contains("# Toolplane namespace"), "{prompt}");
 }
 
 /// The spec: servers must validate `Origin` and answer 403 when it is present and not allowed (a DNS
@@ -570,6 +750,7 @@ fn registry_with_tools() -> std::sync::Arc<Registry> {
         .register(
             Capability::new("orders/list_open", |_| Ok(json!([1, 2])))
                 .description("List open order ids.")
+                .tag("orders")
                 .schema(json!({"type": "object", "properties": {"limit": {"type": ["integer", "null"]}}})),
         )
         .unwrap();
@@ -627,19 +808,93 @@ async fn discovery_tools() {
         "{miss}"
     );
 
-    let schemas: Value = serde_json::from_str(&text_of(
+    // The original's `tags` and `detail`.
+    let tagged = text_of(&call(&client, "search_capabilities", json!({"tags": ["orders"]})).await);
+    assert!(
+        tagged.contains("[orders/list_open]") && !tagged.contains("[math/add]"),
+        "{tagged}"
+    );
+    let untagged =
+        text_of(&call(&client, "search_capabilities", json!({"tags": ["nothing"]})).await);
+    assert!(
+        untagged.starts_with("No capabilities matched the query."),
+        "{untagged}"
+    );
+    let detailed = text_of(
         &call(
             &client,
-            "get_capability_schemas",
-            json!({"names": ["math/add", "internal/secret", "toolplane:artifacts/load", "nope/x"]}),
+            "search_capabilities",
+            json!({"query": "add", "detail": "detailed"}),
+        )
+        .await,
+    );
+    assert!(
+        detailed.starts_with(
+            "### math/add\n\nAdd two numbers.\n\n**Call**: `await add(x=<integer>, y=<integer>)`\n\n\
+             **Parameters**\n- `x` (integer, required)\n- `y` (integer, required)\n\nRules for execute_code"
+        ),
+        "{detailed}"
+    );
+    let full: Value = serde_json::from_str(&text_of(
+        &call(
+            &client,
+            "search_capabilities",
+            json!({"query": "add", "detail": "full"}),
         )
         .await,
     ))
     .unwrap();
-    assert_eq!(schemas[0]["parameters"]["required"], json!(["x", "y"]));
+    assert_eq!(full[0]["name"], "math/add");
+    assert_eq!(full[0]["inputSchema"]["required"], json!(["x", "y"]));
+    let wrong = call(
+        &client,
+        "search_capabilities",
+        json!({"detail": "everything"}),
+    )
+    .await;
+    assert_eq!(wrong.is_error, Some(true), "{wrong:?}");
+    assert!(
+        text_of(&wrong).contains("expected one of `brief`, `detailed`, `full`"),
+        "{}",
+        text_of(&wrong)
+    );
+
+    let names = json!([
+        "math/add",
+        "internal/secret",
+        "toolplane:artifacts/load",
+        "nope/x"
+    ]);
+    // By default (as the original) markdown sections, and a signpost for the names not found.
+    let sections = text_of(&call(&client, "get_capability_schemas", json!({"names": names})).await);
+    assert!(sections.starts_with("### math/add\n"), "{sections}");
+    assert!(sections.contains("### internal/secret"), "{sections}");
+    assert!(
+        sections.contains("### toolplane:artifacts/load"),
+        "{sections}"
+    );
+    assert!(
+        sections.ends_with("Capabilities not found: nope/x. Names must be canonical (as returned by \
+                            search_capabilities) — search with an empty query to list them all, or read \
+                            the toolplane://namespace resource."),
+        "{sections}"
+    );
+    let schemas: Value = serde_json::from_str(&text_of(
+        &call(
+            &client,
+            "get_capability_schemas",
+            json!({"names": names, "detail": "full"}),
+        )
+        .await,
+    ))
+    .unwrap();
+    assert_eq!(schemas[0]["inputSchema"]["required"], json!(["x", "y"]));
     assert_eq!(schemas[0]["call"], "await add(x=<integer>, y=<integer>)");
+    assert_eq!(schemas[0]["source"], "host");
     assert_eq!(schemas[1]["name"], "internal/secret");
+    assert_eq!(schemas[1]["hidden"], true);
     assert_eq!(schemas[2]["name"], "toolplane:artifacts/load");
+    assert_eq!(schemas[2]["source"], "toolplane");
     assert_eq!(schemas[3]["not_found"], json!(["nope/x"]));
 
     // The call shape works as shown.
@@ -778,5 +1033,94 @@ async fn numbers_reach_the_client_exactly() {
             "{isolation}"
         );
         client.cancel().await.unwrap();
+    }
+}
+
+/// A client's `notifications/cancelled` stops the run (issue 19: it kept running, and on a session the
+/// next call waited for the time limit): in both engines, fresh (HTTP's policy) and in the session
+/// (stdio's), the snippet's calls stop, the next call is answered, and a process-isolated session is
+/// rolled back.
+#[tokio::test(flavor = "multi_thread", worker_threads = 4)]
+async fn cancelled_requests_stop_their_runs() {
+    use std::sync::atomic::{AtomicUsize, Ordering};
+    for isolation in [
+        toolplane::Isolation::Process,
+        toolplane::Isolation::InProcess,
+    ] {
+        for transport in [Transport::Stdio, Transport::Http] {
+            let what = format!("{isolation:?} over {transport:?}");
+            let (tell, mut started) = tokio::sync::mpsc::unbounded_channel();
+            let ticks = std::sync::Arc::new(AtomicUsize::new(0));
+            let counted = ticks.clone();
+            let mut config = resolve_serve_config(&Config::default(), transport);
+            config.toolplane.isolation = Some(isolation);
+            config.toolplane.worker_path = Some(env!("CARGO_BIN_EXE_toolplane").into());
+            // A run the cancel does not stop ends here instead, long after the checks below gave up.
+            config.limits.timeout_seconds = 600.0;
+            let runtime = Toolplane::builder()
+                .config(config)
+                .tool(
+                    Capability::new("probe/started", move |_| {
+                        let _ = tell.send(());
+                        Ok(Value::Null)
+                    })
+                    .alias("started"),
+                )
+                .tool(
+                    Capability::new("probe/tick", move |_| {
+                        Ok(json!(counted.fetch_add(1, Ordering::SeqCst)))
+                    })
+                    .alias("tick"),
+                )
+                .build()
+                .unwrap();
+            let client = in_memory(McpServer::new(runtime, transport)).await;
+            if transport == Transport::Stdio {
+                execute(&client, "x = 1", Value::Null).await;
+            }
+            let code = "x = 2\nawait started()\nwhile True:\n    await tick()";
+            let request =
+                rmcp::model::ClientRequest::CallToolRequest(rmcp::model::CallToolRequest::new(
+                    CallToolRequestParams::new("execute_code")
+                        .with_arguments(json!({"code": code}).as_object().cloned().unwrap()),
+                ));
+            let handle = client
+                .send_cancellable_request(request, rmcp::service::PeerRequestOptions::no_options())
+                .await
+                .unwrap();
+            tokio::time::timeout(std::time::Duration::from_secs(60), started.recv())
+                .await
+                .unwrap_or_else(|_| panic!("{what}: the run never started"));
+            handle.cancel(Some("test".into())).await.unwrap();
+            // The snippet's calls stop (bounded wait: a run still going keeps ticking).
+            let give_up = std::time::Instant::now() + std::time::Duration::from_secs(20);
+            let mut seen = ticks.load(Ordering::SeqCst);
+            loop {
+                tokio::time::sleep(std::time::Duration::from_millis(300)).await;
+                let now = ticks.load(Ordering::SeqCst);
+                if now == seen {
+                    break;
+                }
+                assert!(
+                    std::time::Instant::now() < give_up,
+                    "{what}: the cancelled run is still calling tick() ({now} calls)"
+                );
+                seen = now;
+            }
+            // The next call is served (on a session, only once the cancelled run is over).
+            let next = tokio::time::timeout(
+                std::time::Duration::from_secs(60),
+                execute(&client, "return globals().get('x')", Value::Null),
+            )
+            .await
+            .unwrap_or_else(|_| panic!("{what}: the next call was not answered"));
+            let expected = match (transport, isolation) {
+                (Transport::Http, _) => Value::Null,
+                (_, toolplane::Isolation::Process) => json!(1),
+                _ => json!(2),
+            };
+            assert_eq!(next["value"], expected, "{what}: {next}");
+            client.cancel().await.unwrap();
+        }
     }
 }

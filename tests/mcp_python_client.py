@@ -107,7 +107,9 @@ async def over_stdio(binary: str) -> None:
         found = (await call(session, "search_capabilities", query="")).content[0].text
         check("No capabilities are registered" in found, "search on an empty registry", found)
         schemas = json.loads(
-            (await call(session, "get_capability_schemas", names=["toolplane:results/save", "nope"])).content[0].text
+            (
+                await call(session, "get_capability_schemas", names=["toolplane:results/save", "nope"], detail="full")
+            ).content[0].text
         )
         check(schemas[0]["name"] == "toolplane:results/save", "hidden schemas resolve", schemas)
         check(schemas[-1]["not_found"] == ["nope"], "unknown names are listed", schemas)

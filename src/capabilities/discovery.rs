@@ -95,8 +95,32 @@ impl Registry {
     /// assert!(registry.search("the of", None).is_empty());
     /// ```
     pub fn search(&self, query: &str, limit: Option<usize>) -> Vec<Capability> {
+        self.search_tagged(query, &[], limit)
+    }
+
+    /// [`Registry::search`] among the capabilities with at least one of `tags` (all of them when
+    /// `tags` is empty), as the original's `search_capabilities(tags=…)`.
+    ///
+    /// ```
+    /// use toolplane::{Capability, Registry};
+    /// let registry = Registry::new();
+    /// registry.register(Capability::new("orders/get", |p| Ok(p)).tag("orders")).unwrap();
+    /// registry.register(Capability::new("users/get", |p| Ok(p)).tag("users")).unwrap();
+    /// let hits = registry.search_tagged("get", &["users".to_string()], None);
+    /// assert_eq!(hits.len(), 1);
+    /// assert_eq!(hits[0].name, "users/get");
+    /// ```
+    pub fn search_tagged(
+        &self,
+        query: &str,
+        tags: &[String],
+        limit: Option<usize>,
+    ) -> Vec<Capability> {
         let limit = limit.unwrap_or(usize::MAX);
-        let candidates = self.visible();
+        let mut candidates = self.visible();
+        if !tags.is_empty() {
+            candidates.retain(|c| c.tags.iter().any(|t| tags.contains(t)));
+        }
         let raw = tokenize(query);
         if raw.is_empty() {
             return candidates.into_iter().take(limit).collect();
@@ -242,16 +266,161 @@ pub fn render_brief(capability: &Capability, reserved: &[&str]) -> String {
     )
 }
 
-/// The schema document of one capability, as `get_capability_schemas` returns it.
+/// How much discovery shows of each capability: the Python original's `detail` of
+/// `search_capabilities` (default `brief`) and `get_capability_schemas` (default `detailed`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Detail {
+    /// One line per capability: call shape, description, canonical name.
+    Brief,
+    /// A markdown section per capability: description, call shape, parameters.
+    Detailed,
+    /// JSON schema documents (name, description, `inputSchema`, source, call shape, tags, alias).
+    Full,
+}
+
+/// Capabilities at `detail`, as the Python original renders them; `missing` (names not found) get a
+/// closing signpost, in every detail (a `not_found` entry in JSON).
+///
+/// ```
+/// use toolplane::Capability;
+/// use toolplane::capabilities::{Detail, render_capabilities};
+/// let add = Capability::new("math/add", |p| Ok(p)).alias("add").description("Add two numbers.")
+///     .schema(serde_json::json!({"type": "object", "properties": {"x": {"type": "integer"}}, "required": ["x"]}));
+/// let detailed = render_capabilities(&[add.clone()], Detail::Detailed, &[], &[]);
+/// assert!(detailed.starts_with("### math/add\n\nAdd two numbers.\n\n**Call**: `await add(x=<integer>)`"));
+/// assert!(detailed.ends_with("**Parameters**\n- `x` (integer, required)"));
+/// let full: serde_json::Value = serde_json::from_str(&render_capabilities(&[add], Detail::Full, &["nope".into()], &[])).unwrap();
+/// assert_eq!(full[0]["inputSchema"]["required"][0], "x");
+/// assert_eq!(full[1]["not_found"][0], "nope");
+/// ```
+pub fn render_capabilities(
+    capabilities: &[Capability],
+    detail: Detail,
+    missing: &[String],
+    reserved: &[&str],
+) -> String {
+    if detail == Detail::Full {
+        let mut documents: Vec<Value> = capabilities
+            .iter()
+            .map(|c| schema_document(c, reserved))
+            .collect();
+        if !missing.is_empty() {
+            documents.push(serde_json::json!({"not_found": missing, "hint": MISSING_HINT}));
+        }
+        return serde_json::to_string_pretty(&documents).unwrap_or_default();
+    }
+    let mut text = if capabilities.is_empty() {
+        "No capabilities matched the query.".to_string()
+    } else if detail == Detail::Detailed {
+        let sections: Vec<String> = capabilities
+            .iter()
+            .map(|c| render_detailed(c, reserved))
+            .collect();
+        sections.join("\n\n")
+    } else {
+        let lines: Vec<String> = capabilities
+            .iter()
+            .map(|c| render_brief(c, reserved))
+            .collect();
+        lines.join("\n")
+    };
+    if !missing.is_empty() {
+        text.push_str(&format!(
+            "\n\nCapabilities not found: {}. {MISSING_HINT}",
+            missing.join(", ")
+        ));
+    }
+    text
+}
+
+/// The signpost for names that are not canonical (the original's text).
+const MISSING_HINT: &str = "Names must be canonical (as returned by search_capabilities) — search with an empty \
+                            query to list them all, or read the toolplane://namespace resource.";
+
+/// One capability's markdown section (`detail="detailed"`).
+fn render_detailed(capability: &Capability, reserved: &[&str]) -> String {
+    let mut lines = vec![format!("### {}", capability.name)];
+    if !capability.description.is_empty() {
+        lines.extend([String::new(), capability.description.clone()]);
+    }
+    lines.extend([
+        String::new(),
+        format!("**Call**: `{}`", call_shape(capability, reserved)),
+        String::new(),
+    ]);
+    lines.extend(schema_section(&capability.params_schema, "Parameters"));
+    lines.join("\n")
+}
+
+/// A schema's fields as a markdown list under `title`.
+fn schema_section(schema: &Value, title: &str) -> Vec<String> {
+    let mut lines = vec![format!("**{title}**")];
+    let Some(object) = schema.as_object() else {
+        lines.push("- `value` (any)".into());
+        return lines;
+    };
+    let Some(properties) = object.get("properties") else {
+        lines.push(format!("- `value` ({})", schema_type(schema)));
+        return lines;
+    };
+    let properties = properties.as_object().cloned().unwrap_or_default();
+    if properties.is_empty() {
+        lines.push("*(no parameters)*".into());
+        return lines;
+    }
+    let required: Vec<&str> = object
+        .get("required")
+        .and_then(Value::as_array)
+        .map(|r| r.iter().filter_map(Value::as_str).collect())
+        .unwrap_or_default();
+    for (name, field) in &properties {
+        let marker = if required.contains(&name.as_str()) {
+            ", required"
+        } else {
+            ""
+        };
+        lines.push(format!("- `{name}` ({}{marker})", schema_type(field)));
+    }
+    lines
+}
+
+/// The schema document of one capability (`detail="full"`): the original's keys (`name`,
+/// `description`, `inputSchema`, `source`, and `tags`, `aliases`, `hidden` when set) plus its call
+/// shape.
 pub fn schema_document(capability: &Capability, reserved: &[&str]) -> Value {
-    serde_json::json!({
+    let mut document = serde_json::json!({
         "name": capability.name,
-        "call": call_shape(capability, reserved),
         "description": capability.description,
-        "parameters": capability.params_schema,
-        "tags": capability.tags,
-        "hidden": capability.hidden,
-    })
+        "inputSchema": capability.params_schema,
+        "source": source_of(&capability.name),
+        "call": call_shape(capability, reserved),
+    });
+    if !capability.tags.is_empty() {
+        let mut tags = capability.tags.clone();
+        tags.sort();
+        tags.dedup();
+        document["tags"] = serde_json::json!(tags);
+    }
+    if let Some(alias) = capability.python_alias().filter(|a| *a != capability.name) {
+        document["aliases"] = serde_json::json!([alias]);
+    }
+    if capability.hidden {
+        document["hidden"] = Value::Bool(true);
+    }
+    document
+}
+
+/// Where a capability comes from, by its name's prefix: the runtime's own (`toolplane:`), an MCP
+/// server's (`mcp:`), or the embedding host's.
+fn source_of(name: &str) -> &'static str {
+    if name.starts_with("toolplane:") {
+        "toolplane"
+    } else if name.starts_with("mcp:") {
+        "mcp"
+    } else {
+        "host"
+    }
 }
 
 #[cfg(test)]

@@ -7,7 +7,7 @@ mod registry;
 
 pub use crate::host_error::{BuiltinBase, HostError};
 pub use bridge::Bridge;
-pub use discovery::{call_shape, render_brief, schema_document};
+pub use discovery::{Detail, call_shape, render_brief, render_capabilities, schema_document};
 pub use registry::{
     ARTIFACTS_LOAD, ARTIFACTS_SAVE, Capability, RESULTS_LOAD, RESULTS_SAVE, Registry,
     RegistryError, ToolFuture, ToolHandler, is_identifier, unknown_capability,

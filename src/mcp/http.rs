@@ -9,7 +9,9 @@ use http_body_util::{BodyExt as _, Full};
 use hyper::body::Incoming;
 use hyper::{Request, Response, StatusCode};
 use hyper_util::rt::TokioIo;
+use rmcp::transport::common::http_header::HEADER_SESSION_ID;
 use rmcp::transport::streamable_http_server::session::local::LocalSessionManager;
+use rmcp::transport::streamable_http_server::{SessionId, SessionManager as _};
 use rmcp::transport::streamable_http_server::{StreamableHttpServerConfig, StreamableHttpService};
 
 use super::McpServer;
@@ -35,11 +37,17 @@ pub(super) async fn serve(
     hosts.push(local.to_string());
     let config = StreamableHttpServerConfig::default().with_allowed_hosts(hosts);
     let cancel = config.cancellation_token.clone();
-    let service = Arc::new(StreamableHttpService::new(
-        move || Ok(server.clone()),
-        Arc::new(LocalSessionManager::default()),
-        config,
-    ));
+    let sessions = Arc::new(LocalSessionManager::default());
+    let endpoint = Arc::new(Endpoint {
+        max_body_bytes: config.max_request_body_bytes,
+        service: StreamableHttpService::new(
+            move || Ok(server.for_new_client()),
+            sessions.clone(),
+            config,
+        ),
+        sessions,
+        allowed_origins,
+    });
     tokio::pin!(shutdown);
     loop {
         tokio::select! {
@@ -49,22 +57,11 @@ pub(super) async fn serve(
                     // A full fd table or a reset connection is no reason to stop serving.
                     Err(_) => continue,
                 };
-                let service = service.clone();
-                let allowed_origins = allowed_origins.clone();
+                let endpoint = endpoint.clone();
                 tokio::spawn(async move {
                     let route = hyper::service::service_fn(move |request: Request<Incoming>| {
-                        let service = service.clone();
-                        let allowed_origins = allowed_origins.clone();
-                        async move {
-                            let origin = request.headers().get(hyper::header::ORIGIN);
-                            Ok::<Response<Body>, Infallible>(match origin {
-                                Some(origin) if !origin_allowed(origin.as_bytes(), &allowed_origins) => {
-                                    forbidden_origin(origin.as_bytes())
-                                }
-                                _ if request.uri().path() == MCP_PATH => service.handle(request).await,
-                                _ => not_found(),
-                            })
-                        }
+                        let endpoint = endpoint.clone();
+                        async move { Ok::<Response<Body>, Infallible>(endpoint.route(request).await) }
                     });
                     let _ = hyper::server::conn::http1::Builder::new()
                         .serve_connection(TokioIo::new(stream), route)
@@ -77,6 +74,138 @@ pub(super) async fn serve(
             }
         }
     }
+}
+
+/// What every connection routes its requests to.
+struct Endpoint {
+    service: StreamableHttpService<McpServer, LocalSessionManager>,
+    sessions: Arc<LocalSessionManager>,
+    allowed_origins: Arc<Vec<String>>,
+    max_body_bytes: usize,
+}
+
+impl Endpoint {
+    /// Origin check, then `/mcp` to rmcp, with the JSON-RPC and HTTP answers the spec asks for where
+    /// rmcp gives others: a body that is not JSON-RPC is 400 with -32700 (not JSON) or -32600 (not a
+    /// request), not 415; `DELETE` of a session that is not live is 404, of a live one 204, not 202.
+    async fn route(&self, request: Request<Incoming>) -> Response<Body> {
+        if let Some(origin) = request.headers().get(hyper::header::ORIGIN)
+            && !origin_allowed(origin.as_bytes(), &self.allowed_origins)
+        {
+            return forbidden_origin(origin.as_bytes());
+        }
+        if request.uri().path() != MCP_PATH {
+            return not_found();
+        }
+        match *request.method() {
+            hyper::Method::POST => self.post(request).await,
+            hyper::Method::DELETE => self.delete(request).await,
+            _ => self.service.handle(request).await,
+        }
+    }
+
+    async fn post(&self, request: Request<Incoming>) -> Response<Body> {
+        let json_body = request
+            .headers()
+            .get(hyper::header::CONTENT_TYPE)
+            .and_then(|v| v.to_str().ok())
+            .is_some_and(|v| {
+                let essence = v.split_once(';').map_or(v, |(essence, _)| essence);
+                essence.trim().eq_ignore_ascii_case("application/json")
+            });
+        let (parts, body) = request.into_parts();
+        let body = match http_body_util::Limited::new(body, self.max_body_bytes)
+            .collect()
+            .await
+        {
+            Ok(collected) => collected.to_bytes(),
+            Err(_) => {
+                return plain(
+                    StatusCode::PAYLOAD_TOO_LARGE,
+                    format!(
+                        "Payload Too Large: request body exceeds {} bytes, or could not be read",
+                        self.max_body_bytes
+                    ),
+                );
+            }
+        };
+        let response = self
+            .service
+            .handle(Request::from_parts(parts, Full::new(body.clone())))
+            .await;
+        if response.status() == StatusCode::UNSUPPORTED_MEDIA_TYPE && json_body {
+            // The content type was right: rmcp could not read the body as a JSON-RPC message.
+            return not_json_rpc(&body);
+        }
+        response
+    }
+
+    async fn delete(&self, request: Request<Incoming>) -> Response<Body> {
+        let session = request
+            .headers()
+            .get(HEADER_SESSION_ID)
+            .and_then(|v| v.to_str().ok())
+            .map(SessionId::from);
+        if let Some(session) = &session
+            && !self.sessions.has_session(session).await.unwrap_or(false)
+        {
+            return plain(StatusCode::NOT_FOUND, "Not Found: Session not found".into());
+        }
+        let mut response = self.service.handle(request).await;
+        if response.status() == StatusCode::ACCEPTED {
+            *response.status_mut() = StatusCode::NO_CONTENT;
+            *response.body_mut() = Full::new(Bytes::new()).boxed();
+        }
+        response
+    }
+}
+
+/// 400 for a POST body that is not a JSON-RPC message: -32700 if it is not JSON, -32600 if it is JSON
+/// but not a request (the id is the request's when it has a valid one, else null).
+fn not_json_rpc(body: &[u8]) -> Response<Body> {
+    let (code, message, id) = match serde_json::from_slice::<serde_json::Value>(body) {
+        Err(e) => (-32700, format!("Parse error: {e}"), serde_json::Value::Null),
+        Ok(value) => {
+            let id = match value.get("id") {
+                Some(id @ (serde_json::Value::String(_) | serde_json::Value::Number(_))) => {
+                    id.clone()
+                }
+                _ => serde_json::Value::Null,
+            };
+            (
+                -32600,
+                "Invalid Request: not a JSON-RPC 2.0 request, notification or response".to_string(),
+                id,
+            )
+        }
+    };
+    json_error(StatusCode::BAD_REQUEST, code, &message, id)
+}
+
+fn json_error(
+    status: StatusCode,
+    code: i64,
+    message: &str,
+    id: serde_json::Value,
+) -> Response<Body> {
+    let body = serde_json::json!({
+        "jsonrpc": "2.0",
+        "id": id,
+        "error": {"code": code, "message": message},
+    });
+    let mut response = Response::new(Full::new(Bytes::from(body.to_string())).boxed());
+    *response.status_mut() = status;
+    response.headers_mut().insert(
+        hyper::header::CONTENT_TYPE,
+        hyper::header::HeaderValue::from_static("application/json"),
+    );
+    response
+}
+
+fn plain(status: StatusCode, text: String) -> Response<Body> {
+    let mut response = Response::new(Full::new(Bytes::from(text)).boxed());
+    *response.status_mut() = status;
+    response
 }
 
 /// An accepted connection with Nagle's algorithm off. A reply goes out in more than one write (an SSE
@@ -121,32 +250,25 @@ fn origin_allowed(origin: &[u8], allowed: &[String]) -> bool {
     port_ok && ["localhost", "127.0.0.1", "::1"].contains(&host)
 }
 
-/// 403 for a request from a browser origin the server does not accept, with a JSON-RPC error (no id).
+/// 403 for a request from a browser origin the server does not accept, with a JSON-RPC error (id null).
 fn forbidden_origin(origin: &[u8]) -> Response<Body> {
     let shown = String::from_utf8_lossy(origin);
     let message = format!(
         "Forbidden: origin {shown:?} is not allowed; start the server with --allow-origin {shown} to accept it"
     );
-    let body = serde_json::json!({
-        "jsonrpc": "2.0",
-        "id": null,
-        "error": {"code": -32000, "message": message},
-    });
-    let mut response = Response::new(Full::new(Bytes::from(body.to_string())).boxed());
-    *response.status_mut() = StatusCode::FORBIDDEN;
-    response.headers_mut().insert(
-        hyper::header::CONTENT_TYPE,
-        hyper::header::HeaderValue::from_static("application/json"),
-    );
-    response
+    json_error(
+        StatusCode::FORBIDDEN,
+        -32000,
+        &message,
+        serde_json::Value::Null,
+    )
 }
 
 fn not_found() -> Response<Body> {
-    let mut response = Response::new(
-        Full::new(Bytes::from_static(b"not found: the MCP endpoint is /mcp\n")).boxed(),
-    );
-    *response.status_mut() = StatusCode::NOT_FOUND;
-    response
+    plain(
+        StatusCode::NOT_FOUND,
+        "not found: the MCP endpoint is /mcp\n".into(),
+    )
 }
 
 #[cfg(test)]

@@ -20,6 +20,8 @@
 //! ```
 
 mod http;
+mod logging;
+mod null_id;
 mod text;
 
 use std::net::SocketAddr;
@@ -27,17 +29,19 @@ use std::sync::Arc;
 
 use base64::Engine as _;
 use rmcp::model::{
-    CallToolRequestParams, CallToolResponse, CallToolResult, ContentBlock, Implementation,
-    JsonObject, ListResourceTemplatesResult, ListResourcesResult, ListToolsResult,
-    PaginatedRequestParams, ReadResourceRequestParams, ReadResourceResponse, ReadResourceResult,
-    Resource, ResourceContents, ResourceTemplate, ServerCapabilities, ServerConfig, Tool,
+    CallToolRequestParams, CallToolResponse, CallToolResult, ContentBlock, CustomRequest,
+    CustomResult, GetPromptRequestParams, GetPromptResponse, GetPromptResult, Implementation,
+    JsonObject, ListPromptsResult, ListResourceTemplatesResult, ListResourcesResult,
+    ListToolsResult, PaginatedRequestParams, Prompt, PromptMessage, ReadResourceRequestParams,
+    ReadResourceResponse, ReadResourceResult, Resource, ResourceContents, ResourceTemplate, Role,
+    ServerCapabilities, ServerConfig, Tool,
 };
 use rmcp::service::RequestContext;
 use rmcp::{ErrorData as McpError, RoleServer, ServerHandler, ServiceExt};
 use serde::Deserialize;
 use serde_json::{Map, Value, json};
 
-use crate::capabilities::schema_document;
+use crate::capabilities::{Detail, render_capabilities};
 use crate::config::Config;
 use crate::{Session, Toolplane};
 
@@ -105,6 +109,8 @@ pub struct McpServer {
     state: Arc<State>,
     /// Browser origins HTTP accepts besides the loopback ones (`--allow-origin`).
     allowed_origins: Arc<Vec<String>>,
+    /// This client's logging level: each HTTP client gets its own ([`McpServer::for_new_client`]).
+    log: Arc<logging::ClientLog>,
 }
 
 impl std::fmt::Debug for McpServer {
@@ -146,6 +152,11 @@ struct ExecuteCodeArgs {
 struct SearchArgs {
     #[serde(default)]
     query: Option<String>,
+    /// Only capabilities with at least one of these tags.
+    #[serde(default)]
+    tags: Option<Vec<String>>,
+    #[serde(default)]
+    detail: Option<Detail>,
     #[serde(default)]
     limit: Option<usize>,
 }
@@ -154,6 +165,8 @@ struct SearchArgs {
 #[serde(deny_unknown_fields)]
 struct SchemasArgs {
     names: Vec<String>,
+    #[serde(default)]
+    detail: Option<Detail>,
 }
 
 impl McpServer {
@@ -185,6 +198,15 @@ impl McpServer {
                 live,
             }),
             allowed_origins: Arc::default(),
+            log: Arc::default(),
+        }
+    }
+
+    /// The server for another client connection: the same runtime, a logging level of its own.
+    fn for_new_client(&self) -> Self {
+        Self {
+            log: Arc::default(),
+            ..self.clone()
         }
     }
 
@@ -239,9 +261,10 @@ impl McpServer {
     /// Serves one client over stdin/stdout until stdin closes or the process gets SIGTERM or SIGINT,
     /// then removes the artifact directory.
     pub async fn serve_stdio(self) -> std::io::Result<()> {
+        let (stdin, stdout) = rmcp::transport::io::stdio_pipes();
         let running = self
             .clone()
-            .serve(rmcp::transport::io::stdio_pipes())
+            .serve((stdin, null_id::NullIdWriter::new(stdout)))
             .await
             .map_err(|e| std::io::Error::other(format!("MCP initialisation failed: {e}")))?;
         let outcome = tokio::select! {
@@ -265,29 +288,59 @@ impl McpServer {
         tokio::net::TcpListener::bind(addr).await
     }
 
-    async fn execute_code(&self, args: ExecuteCodeArgs) -> Result<CallToolResult, McpError> {
+    /// Runs a snippet; `cancelled` (the client's `notifications/cancelled`) stops it as its time
+    /// limit would, and the next call is served at once. The reply to a cancelled request is dropped
+    /// by rmcp, as the spec asks.
+    async fn execute_code(
+        &self,
+        args: ExecuteCodeArgs,
+        context: &RequestContext<RoleServer>,
+    ) -> Result<CallToolResult, McpError> {
+        let cancelled = &context.ct;
         if let Some(refused) = refused_backend_or_packages(&args) {
             return run_result(&refused);
         }
+        let cancel = crate::CancelToken::new();
+        let _stop_on_cancel = StopOnCancel(tokio::spawn({
+            let cancel = cancel.clone();
+            let cancelled = cancelled.clone();
+            async move {
+                cancelled.cancelled().await;
+                cancel.cancel();
+            }
+        }));
+        let not_run = || McpError::internal_error(crate::cancel::CANCELLED_MESSAGE, None);
         // The run blocks this worker thread (block_in_place moves the runtime's other tasks off it):
         // no hand-off to a blocking-pool thread and back, which costs two thread wake-ups per run.
         let outcome = match &self.state.session {
             Some(session) => {
-                let session = session.lock().await;
-                tokio::task::block_in_place(|| session.execute(&args.code, args.inputs))
+                let session = tokio::select! {
+                    session = session.lock() => session,
+                    () = cancelled.cancelled() => return Err(not_run()),
+                };
+                tokio::task::block_in_place(|| {
+                    session.execute_cancellable(&args.code, args.inputs, &cancel)
+                })
             }
             None => {
-                let _slot = self
-                    .state
-                    .fresh_slots
-                    .acquire()
-                    .await
-                    .map_err(|e| McpError::internal_error(e.to_string(), None))?;
-                tokio::task::block_in_place(|| self.state.runtime.execute(&args.code, args.inputs))
+                let _slot = tokio::select! {
+                    slot = self.state.fresh_slots.acquire() => {
+                        slot.map_err(|e| McpError::internal_error(e.to_string(), None))?
+                    }
+                    () = cancelled.cancelled() => return Err(not_run()),
+                };
+                tokio::task::block_in_place(|| {
+                    self.state
+                        .runtime
+                        .execute_cancellable(&args.code, args.inputs, &cancel)
+                })
             }
         };
         match outcome {
-            Ok(result) => run_result(&result),
+            Ok(result) => {
+                self.log.run_finished(&context.peer, &result).await;
+                run_result(&result)
+            }
             // The snippet never ran: the caller's inputs are wrong.
             Err(error) => Ok(CallToolResult::error(vec![ContentBlock::text(
                 error.to_string(),
@@ -299,6 +352,8 @@ impl McpServer {
         let text = text::search_text(
             &self.state.runtime,
             args.query.as_deref().unwrap_or(""),
+            args.tags.as_deref().unwrap_or_default(),
+            args.detail.unwrap_or(Detail::Brief),
             args.limit,
         );
         CallToolResult::success(vec![ContentBlock::text(text)])
@@ -306,18 +361,8 @@ impl McpServer {
 
     fn schemas(&self, args: SchemasArgs) -> CallToolResult {
         let (found, missing) = self.state.runtime.bridge().registry().lookup(&args.names);
-        let mut documents: Vec<Value> = found
-            .iter()
-            .map(|c| schema_document(c, text::RESERVED))
-            .collect();
-        if !missing.is_empty() {
-            documents.push(json!({
-                "not_found": missing,
-                "hint": "Names must be canonical (as search_capabilities shows them in brackets) — search with \
-                         an empty query to list them all, or read the toolplane://namespace resource.",
-            }));
-        }
-        let text = serde_json::to_string_pretty(&documents).unwrap_or_default();
+        let detail = args.detail.unwrap_or(Detail::Detailed);
+        let text = render_capabilities(&found, detail, &missing, text::RESERVED);
         CallToolResult::success(vec![ContentBlock::text(text)])
     }
 
@@ -418,8 +463,9 @@ fn object_schema(schema: Value) -> Arc<JsonObject> {
 }
 
 const EXECUTE_SHAPE: &str = "execute_code(code: str, inputs: object | null = null)";
-const SEARCH_SHAPE: &str = "search_capabilities(query: str = \"\", limit: int | null = null)";
-const SCHEMAS_SHAPE: &str = "get_capability_schemas(names: list[str])";
+const SEARCH_SHAPE: &str = "search_capabilities(query: str = \"\", tags: list[str] | null = null, detail: \
+                            \"brief\" | \"detailed\" | \"full\" = \"brief\", limit: int | null = null)";
+const SCHEMAS_SHAPE: &str = "get_capability_schemas(names: list[str], detail: \"brief\" | \"detailed\" | \"full\" = \"detailed\")";
 
 fn tools(live: Live) -> Vec<Tool> {
     vec![
@@ -442,6 +488,8 @@ fn tools(live: Live) -> Vec<Tool> {
                 "type": "object",
                 "properties": {
                     "query": {"type": "string", "description": "Words to look for; empty lists everything.", "default": ""},
+                    "tags": {"type": ["array", "null"], "items": {"type": "string"}, "description": "Only capabilities with one of these tags.", "default": null},
+                    "detail": {"enum": ["brief", "detailed", "full"], "description": "brief: one line each; detailed: markdown with parameters; full: JSON schemas.", "default": "brief"},
                     "limit": {"type": ["integer", "null"], "minimum": 0, "description": "At most this many hits.", "default": null},
                 },
             })),
@@ -453,6 +501,7 @@ fn tools(live: Live) -> Vec<Tool> {
                 "type": "object",
                 "properties": {
                     "names": {"type": "array", "items": {"type": "string"}, "description": "Canonical capability names."},
+                    "detail": {"enum": ["brief", "detailed", "full"], "description": "brief: one line each; detailed: markdown with parameters; full: JSON schemas.", "default": "detailed"},
                 },
                 "required": ["names"],
             })),
@@ -461,11 +510,14 @@ fn tools(live: Live) -> Vec<Tool> {
 }
 
 impl ServerHandler for McpServer {
+    #[allow(deprecated)] // logging: see `logging.rs`
     fn get_info(&self) -> ServerConfig {
         ServerConfig::new(
             ServerCapabilities::builder()
                 .enable_tools()
                 .enable_resources()
+                .enable_prompts()
+                .enable_logging()
                 .build(),
         )
         .with_server_info(Implementation::new("Toolplane", env!("CARGO_PKG_VERSION")))
@@ -487,11 +539,11 @@ impl ServerHandler for McpServer {
     async fn call_tool(
         &self,
         request: CallToolRequestParams,
-        _context: RequestContext<RoleServer>,
+        context: RequestContext<RoleServer>,
     ) -> Result<CallToolResponse, McpError> {
         let result = match &*request.name {
             "execute_code" => match parse_args("execute_code", request.arguments, EXECUTE_SHAPE) {
-                Ok(args) => self.execute_code(args).await?,
+                Ok(args) => self.execute_code(args, &context).await?,
                 Err(invalid) => invalid_arguments(invalid),
             },
             "search_capabilities" => {
@@ -566,6 +618,124 @@ impl ServerHandler for McpServer {
         _context: RequestContext<RoleServer>,
     ) -> Result<ReadResourceResponse, McpError> {
         self.read(&request.uri).map(Into::into)
+    }
+
+    #[allow(deprecated)] // rmcp deprecates logging (see `logging.rs`)
+    async fn set_level(
+        &self,
+        request: rmcp::model::SetLevelRequestParams,
+        _context: RequestContext<RoleServer>,
+    ) -> Result<(), McpError> {
+        self.log.set(request.level);
+        Ok(())
+    }
+
+    async fn list_prompts(
+        &self,
+        _request: Option<PaginatedRequestParams>,
+        _context: RequestContext<RoleServer>,
+    ) -> Result<ListPromptsResult, McpError> {
+        Ok(ListPromptsResult::with_all_items(vec![Prompt::new(
+            CODE_MODE_PROMPT,
+            Some(CODE_MODE_DESCRIPTION),
+            None,
+        )]))
+    }
+
+    async fn get_prompt(
+        &self,
+        request: GetPromptRequestParams,
+        _context: RequestContext<RoleServer>,
+    ) -> Result<GetPromptResponse, McpError> {
+        if request.name != CODE_MODE_PROMPT {
+            return Err(McpError::invalid_params(
+                format!(
+                    "unknown prompt {:?}: this server has one prompt, {CODE_MODE_PROMPT}",
+                    request.name
+                ),
+                None,
+            ));
+        }
+        let text = format!(
+            "{}\n\n{}",
+            text::instructions(self.state.live),
+            self.namespace_manifest()
+        );
+        let result = GetPromptResult::new(vec![PromptMessage::new_text(Role::User, text)])
+            .with_description(CODE_MODE_DESCRIPTION);
+        Ok(result.into())
+    }
+
+    /// A request rmcp could not read as its method's type arrives here: for a method of the spec
+    /// (`tools/call` without `name`, `resources/read` without `uri`) that is -32602 with what is
+    /// wrong, as JSON-RPC asks; only other methods are -32601.
+    async fn on_custom_request(
+        &self,
+        request: CustomRequest,
+        _context: RequestContext<RoleServer>,
+    ) -> Result<CustomResult, McpError> {
+        let params = request.params.clone().unwrap_or(Value::Null);
+        let problem = |e: serde_json::Error| {
+            McpError::invalid_params(format!("invalid params for {}: {e}", request.method), None)
+        };
+        let invalid = match request.method.as_str() {
+            "tools/call" => serde_json::from_value::<CallToolRequestParams>(params)
+                .err()
+                .map(problem),
+            "resources/read" => serde_json::from_value::<ReadResourceRequestParams>(params)
+                .err()
+                .map(problem),
+            "prompts/get" => serde_json::from_value::<GetPromptRequestParams>(params)
+                .err()
+                .map(problem),
+            method if SPEC_METHODS.contains(&method) => Some(McpError::invalid_params(
+                format!("invalid params for {method}"),
+                None,
+            )),
+            _ => None,
+        };
+        Err(invalid.unwrap_or_else(|| {
+            McpError::new(
+                rmcp::model::ErrorCode::METHOD_NOT_FOUND,
+                format!("method not found: {}", request.method),
+                None,
+            )
+        }))
+    }
+}
+
+/// The one prompt: how to use this server, with the namespace manifest.
+const CODE_MODE_PROMPT: &str = "code_mode";
+const CODE_MODE_DESCRIPTION: &str = "How to work with this code-mode server: find capabilities with \
+search_capabilities, then run one Python snippet with execute_code that calls them. Includes the namespace \
+manifest.";
+
+/// The client-to-server request methods of the MCP spec (2025-11-25) with params.
+const SPEC_METHODS: &[&str] = &[
+    "initialize",
+    "completion/complete",
+    "logging/setLevel",
+    "prompts/get",
+    "prompts/list",
+    "resources/list",
+    "resources/templates/list",
+    "resources/read",
+    "resources/subscribe",
+    "resources/unsubscribe",
+    "tools/call",
+    "tools/list",
+    "tasks/get",
+    "tasks/result",
+    "tasks/list",
+    "tasks/cancel",
+];
+
+/// Ends the task that turns a request's cancellation into its run's cancel, when the run is over.
+struct StopOnCancel(tokio::task::JoinHandle<()>);
+
+impl Drop for StopOnCancel {
+    fn drop(&mut self) {
+        self.0.abort();
     }
 }
 

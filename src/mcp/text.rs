@@ -2,7 +2,7 @@
 //! `toolplane://namespace` manifest. Each reflects the live policy (stores and session on or off).
 
 use crate::Toolplane;
-use crate::capabilities::{call_shape, render_brief};
+use crate::capabilities::{Detail, call_shape, render_brief, render_capabilities};
 
 /// Names the sandbox binds before any capability alias.
 pub(super) const RESERVED: &[&str] = crate::namespace::RESERVED_NAMES;
@@ -69,12 +69,15 @@ pub(super) fn execute_code_description(live: Live) -> String {
 
 pub(super) const SEARCH_DESCRIPTION: &str = "Search the host capabilities a snippet can call. Each hit carries \
 its exact Python call shape (`await name(param=<type>)`, `?` marks optional parameters) and its canonical \
-name. An empty query lists them all; `limit` caps the count. Use the call shape verbatim in execute_code.";
+name. An empty query lists them all; `tags` keeps those with one of the tags; `limit` caps the count; \
+`detail` is brief (one line each), detailed (markdown with parameters) or full (JSON schemas). Use the call \
+shape verbatim in execute_code.";
 
-pub(super) const SCHEMAS_DESCRIPTION: &str = "Full JSON schemas of capabilities by canonical name (as \
-search_capabilities shows them in brackets). The hidden store capabilities (toolplane:results/save, \
-toolplane:results/load, toolplane:artifacts/save, toolplane:artifacts/load) resolve too. Names not found \
-are listed under not_found.";
+pub(super) const SCHEMAS_DESCRIPTION: &str = "Parameter schemas of capabilities by canonical name, exactly as \
+search_capabilities shows them in brackets (e.g. \"mcp:server/tool\"): guessed or abbreviated names do not \
+resolve. The hidden store capabilities (toolplane:results/save, toolplane:results/load, \
+toolplane:artifacts/save, toolplane:artifacts/load) resolve too. `detail`: detailed (markdown, the \
+default), brief, or full (JSON documents with inputSchema).";
 
 /// Appended to every search that found something: the snippet rules, so one search is enough.
 pub(super) const SEARCH_FOOTER: &str = "Rules for execute_code snippets: every binding is async — always \
@@ -82,9 +85,19 @@ pub(super) const SEARCH_FOOTER: &str = "Rules for execute_code snippets: every b
 tool's plain value; `return` a JSON-shaped value.";
 
 /// The text of `search_capabilities`.
-pub(super) fn search_text(runtime: &Toolplane, query: &str, limit: Option<usize>) -> String {
+pub(super) fn search_text(
+    runtime: &Toolplane,
+    query: &str,
+    tags: &[String],
+    detail: Detail,
+    limit: Option<usize>,
+) -> String {
     let registry = runtime.bridge().registry();
-    let hits = registry.search(query, limit);
+    let hits = registry.search_tagged(query, tags, limit);
+    if detail == Detail::Full {
+        // JSON only, as the original: no signpost, no footer.
+        return render_capabilities(&hits, detail, &[], RESERVED);
+    }
     if hits.is_empty() {
         let total = registry.visible().len();
         return match total {
@@ -109,8 +122,8 @@ pub(super) fn search_text(runtime: &Toolplane, query: &str, limit: Option<usize>
             ),
         };
     }
-    let lines: Vec<String> = hits.iter().map(|c| render_brief(c, RESERVED)).collect();
-    format!("{}\n\n{SEARCH_FOOTER}", lines.join("\n"))
+    let rendered = render_capabilities(&hits, detail, &[], RESERVED);
+    format!("{rendered}\n\n{SEARCH_FOOTER}")
 }
 
 /// The `toolplane://namespace` manifest: everything bound in a snippet.
