@@ -3,7 +3,8 @@
 //! Unknown tables and keys are errors that name them; so are values out of range. A config written by
 //! the Python original's `toolplane init` loads (`default_backend = "monty"` names our sandbox).
 
-use std::path::Path;
+use std::collections::BTreeMap;
+use std::path::{Path, PathBuf};
 
 use serde::{Deserialize, Serialize};
 
@@ -41,6 +42,12 @@ impl ConfigError {
         self
     }
 
+    /// An error about `key`.
+    #[cfg_attr(feature = "mcp", allow(dead_code))]
+    pub(crate) fn about(key: &str, message: impl Into<String>) -> Self {
+        Self::new(message).at(key)
+    }
+
     /// The key at fault (`"limits.timeout_seconds"`, or a table name), when the error is about one.
     pub fn key(&self) -> Option<&str> {
         self.key.as_deref()
@@ -74,6 +81,55 @@ pub struct Config {
     pub cli: CliConfig,
     /// `[limits]`
     pub limits: LimitsConfig,
+    /// `[mcp]`
+    pub mcp: McpConfig,
+}
+
+/// `[mcp]`: MCP servers whose tools snippets can call, each `[mcp.servers.NAME]` (the common
+/// `mcpServers` entry: `command`/`args`/`env`/`cwd` for a server this host starts over stdio, or
+/// `url`/`headers` for one over streamable HTTP).
+///
+/// ```
+/// let cfg = toolplane::Config::from_toml_str(
+///     "[mcp.servers.files]\ncommand = \"npx\"\nargs = [\"-y\", \"@modelcontextprotocol/server-filesystem\", \"/tmp\"]\n",
+/// ).unwrap();
+/// assert_eq!(cfg.mcp.servers["files"].command.as_deref(), Some("npx"));
+/// let err = toolplane::Config::from_toml_str("[mcp.servers.x]\nurl = \"http://h/mcp\"\ncommand = \"y\"\n").unwrap_err();
+/// assert_eq!(err.key(), Some("mcp.servers.x"));
+/// ```
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(default, deny_unknown_fields)]
+pub struct McpConfig {
+    /// `[mcp.servers.NAME]`, by name (`^[A-Za-z0-9_-]+$`).
+    pub servers: BTreeMap<String, McpServerConfig>,
+    /// How long connecting to one server and listing its tools may take before it is skipped
+    /// (seconds; the original's 10).
+    pub discovery_timeout_seconds: f64,
+}
+
+/// One `[mcp.servers.NAME]`. Values of `env` and `headers` may be `env://VAR`: read from the host's
+/// environment when the server is connected, never shown.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, Default)]
+#[serde(default, deny_unknown_fields)]
+pub struct McpServerConfig {
+    /// The program of a stdio server (started by the host, never reachable from the sandbox).
+    pub command: Option<String>,
+    /// Its arguments.
+    pub args: Vec<String>,
+    /// Its environment, on top of a minimal base (`PATH`, `HOME`, `LANG`, …), not the host's whole one.
+    pub env: BTreeMap<String, String>,
+    /// Its working directory.
+    pub cwd: Option<PathBuf>,
+    /// The endpoint of a streamable-HTTP server.
+    pub url: Option<String>,
+    /// HTTP headers sent to it (`Authorization = "env://API_TOKEN"`).
+    pub headers: BTreeMap<String, String>,
+    /// Seconds one call may take (never more than the run's own time limit).
+    pub timeout: Option<f64>,
+    /// `"oauth"` is not supported yet (an error says so).
+    pub auth: Option<String>,
+    /// `"stdio"`, `"http"` or `"streamable-http"`: implied by `command` or `url` when absent.
+    pub transport: Option<String>,
 }
 
 /// `[toolplane]`: which backend runs snippets, and where.
@@ -297,6 +353,7 @@ const KNOWN_KEYS: &[(&str, &[&str])] = &[
     ),
     ("session", &["enabled", "max_memory_mb"]),
     ("cli", &["mode", "allow"]),
+    ("mcp", &["servers", "discovery_timeout_seconds"]),
     (
         "limits",
         &[
@@ -311,10 +368,6 @@ const KNOWN_KEYS: &[(&str, &[&str])] = &[
 
 /// Tables of the Python original that this port does not support yet.
 const UNSUPPORTED_TABLES: &[(&str, &str)] = &[
-    (
-        "mcp",
-        "proxying MCP servers ([mcp.servers.*]) is not supported yet",
-    ),
     ("audit", "the audit log ([audit]) is not supported yet"),
     ("hybrid", "hybrid re-export ([hybrid]) is not supported yet"),
 ];
@@ -482,12 +535,157 @@ impl Config {
                     .at("limits.max_recursion_depth"),
             );
         }
-        Ok(())
+        self.mcp.validate()
     }
 
     /// The starter file `toolplane init` writes.
     pub fn starter_toml() -> &'static str {
         STARTER_TOML
+    }
+}
+
+impl Default for McpConfig {
+    fn default() -> Self {
+        Self {
+            servers: BTreeMap::new(),
+            discovery_timeout_seconds: 10.0,
+        }
+    }
+}
+
+impl McpConfig {
+    fn validate(&self) -> Result<(), ConfigError> {
+        let key = "mcp.discovery_timeout_seconds";
+        let seconds = self.discovery_timeout_seconds;
+        if !(seconds.is_finite() && seconds > 0.0 && seconds <= 3600.0) {
+            return Err(ConfigError::new(format!(
+                "{key} must be a positive number of seconds, at most 3600, got {seconds}"
+            ))
+            .at(key));
+        }
+        for (name, server) in &self.servers {
+            server.validate(name)?;
+        }
+        Ok(())
+    }
+}
+
+impl McpServerConfig {
+    fn validate(&self, name: &str) -> Result<(), ConfigError> {
+        let table = format!("mcp.servers.{name}");
+        if name.is_empty()
+            || !name
+                .bytes()
+                .all(|b| b.is_ascii_alphanumeric() || b == b'_' || b == b'-')
+        {
+            return Err(ConfigError::new(format!(
+                "[{table}]: a server name may hold only letters, digits, '_' and '-'"
+            ))
+            .at(table));
+        }
+        let error = |key: &str, message: String| {
+            let at = if key.is_empty() {
+                table.clone()
+            } else {
+                format!("{table}.{key}")
+            };
+            Err(ConfigError::new(format!("{at}: {message}")).at(at))
+        };
+        match (&self.command, &self.url) {
+            (Some(_), Some(_)) => {
+                return error(
+                    "",
+                    "give either command (a stdio server) or url (an HTTP server), not both".into(),
+                );
+            }
+            (None, None) => {
+                return error(
+                    "",
+                    "give command (and args) for a stdio server, or url for an HTTP server".into(),
+                );
+            }
+            (Some(command), None) if command.trim().is_empty() => {
+                return error("command", "must not be empty".into());
+            }
+            (None, Some(url)) if !(url.starts_with("http://") || url.starts_with("https://")) => {
+                return error(
+                    "url",
+                    format!("must be an http:// or https:// URL, got {url:?}"),
+                );
+            }
+            _ => {}
+        }
+        if self.command.is_none()
+            && (!self.args.is_empty() || !self.env.is_empty() || self.cwd.is_some())
+        {
+            return error(
+                "",
+                "args, env and cwd are for stdio servers (with command)".into(),
+            );
+        }
+        if self.url.is_none() && !self.headers.is_empty() {
+            return error("headers", "headers are for HTTP servers (with url)".into());
+        }
+        match self.transport.as_deref() {
+            None => {}
+            Some("stdio") if self.command.is_some() => {}
+            Some("http" | "streamable-http") if self.url.is_some() => {}
+            Some("sse") => {
+                return error(
+                    "transport",
+                    "the SSE transport is not supported (rmcp offers no SSE client); servers that \
+                     still speak only SSE need a bridge"
+                        .into(),
+                );
+            }
+            Some(other) => {
+                return error(
+                    "transport",
+                    format!(
+                        "'{other}' does not fit this server (stdio with command; http or \
+                         streamable-http with url)"
+                    ),
+                );
+            }
+        }
+        if let Some(auth) = &self.auth {
+            return error(
+                "auth",
+                format!(
+                    "auth = '{auth}' is not supported yet in toolplane (Rust); pass a token in \
+                     headers, e.g. Authorization = \"env://API_TOKEN\""
+                ),
+            );
+        }
+        if let Some(timeout) = self.timeout
+            && !(timeout.is_finite() && timeout > 0.0)
+        {
+            return error(
+                "timeout",
+                format!("must be a positive number of seconds, got {timeout}"),
+            );
+        }
+        for (field, values) in [("env", &self.env), ("headers", &self.headers)] {
+            for (key, value) in values {
+                if value.starts_with("keyring://") {
+                    return error(
+                        &format!("{field}.{key}"),
+                        "keyring:// references are not supported; use env://VAR (read from the \
+                         host's environment when the server is connected)"
+                            .into(),
+                    );
+                }
+                if let Some(var) = value.strip_prefix("env://")
+                    && var.is_empty()
+                {
+                    return error(
+                        &format!("{field}.{key}"),
+                        "env:// needs a variable name".into(),
+                    );
+                }
+            }
+        }
+        Ok(())
     }
 }
 

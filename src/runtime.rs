@@ -114,6 +114,8 @@ pub struct Toolplane {
     bridge: Bridge,
     workers: Workers,
     engine: Arc<Engine>,
+    #[cfg(feature = "mcp")]
+    mcp_servers: Vec<crate::mcp::ServerStatus>,
 }
 
 impl Toolplane {
@@ -135,6 +137,10 @@ impl Toolplane {
             crate::engine::worker_executable(config.toolplane.worker_path.as_deref())
                 .map_err(Error::NoWorker)?;
         }
+        #[cfg(feature = "mcp")]
+        let mcp_servers = connect_mcp_servers(&config, &registry)?;
+        #[cfg(not(feature = "mcp"))]
+        refuse_mcp_servers(&config)?;
         let results = Arc::new(ResultStore::new(&config.results));
         let artifacts = Arc::new(ArtifactStore::new(&config.artifacts));
         let engine = workers.engine(
@@ -148,7 +154,16 @@ impl Toolplane {
             config,
             workers,
             engine: Arc::new(engine),
+            #[cfg(feature = "mcp")]
+            mcp_servers,
         })
+    }
+
+    /// What became of each `[mcp.servers.*]` of the config: connected (with its tool count) or
+    /// skipped (with why). Their tools are capabilities `mcp:<server>/<tool>`.
+    #[cfg(feature = "mcp")]
+    pub fn mcp_servers(&self) -> &[crate::mcp::ServerStatus] {
+        &self.mcp_servers
     }
 
     /// A builder: config, isolation, tools, registry, then [`ToolplaneBuilder::build`].
@@ -521,6 +536,37 @@ fn bindings(bridge: &Bridge, inputs: &Map<String, Value>) -> Result<Bindings, Er
         .filter(|(alias, ..)| !RESERVED_NAMES.contains(&alias.as_str()))
         .collect();
     Ok(Bindings { capabilities })
+}
+
+/// Connects the config's `[mcp.servers.*]` and registers their tools (each server bounded by
+/// `[mcp] discovery_timeout_seconds`); one line on stderr for each server that is skipped.
+#[cfg(feature = "mcp")]
+fn connect_mcp_servers(
+    config: &Config,
+    registry: &Arc<Registry>,
+) -> Result<Vec<crate::mcp::ServerStatus>, Error> {
+    if config.mcp.servers.is_empty() {
+        return Ok(Vec::new());
+    }
+    let statuses = crate::mcp::connect_servers_blocking(&config.mcp, registry);
+    for warning in statuses
+        .iter()
+        .filter_map(crate::mcp::ServerStatus::warning)
+    {
+        eprintln!("{warning}");
+    }
+    Ok(statuses)
+}
+
+#[cfg(not(feature = "mcp"))]
+fn refuse_mcp_servers(config: &Config) -> Result<(), Error> {
+    if config.mcp.servers.is_empty() {
+        return Ok(());
+    }
+    Err(Error::Config(ConfigError::about(
+        "mcp.servers",
+        "[mcp.servers.*] needs toolplane built with its `mcp` feature (the default)",
+    )))
 }
 
 /// The error of a snippet over `[limits] max_snippet_bytes`.

@@ -166,11 +166,7 @@ fn configs() {
             b"[limits]\nmax_memory_mb = -5\n",
             "max_memory_mb",
         ),
-        (
-            "table.toml",
-            b"[mcp.servers.x]\nurl = \"http://x\"\n",
-            "mcp",
-        ),
+        ("table.toml", b"[mcp.servers.x]\nurl = \"ftp://x\"\n", "mcp"),
     ];
     for (name, body, needle) in cases {
         std::fs::write(d.join(name), body).unwrap();

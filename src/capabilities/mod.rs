@@ -8,6 +8,8 @@ mod registry;
 pub use crate::host_error::{BuiltinBase, HostError};
 pub use bridge::Bridge;
 pub use discovery::{Detail, call_shape, render_brief, render_capabilities, schema_document};
+#[cfg(feature = "mcp")]
+pub(crate) use registry::own_runtime;
 pub use registry::{
     ARTIFACTS_LOAD, ARTIFACTS_SAVE, Capability, RESULTS_LOAD, RESULTS_SAVE, Registry,
     RegistryError, ToolFuture, ToolHandler, is_identifier, unknown_capability,

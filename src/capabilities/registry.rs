@@ -51,6 +51,12 @@ fn tool_runtime() -> tokio::runtime::Handle {
     {
         return current;
     }
+    own_runtime()
+}
+
+/// Toolplane's own small multi-threaded runtime, for the life of the process (async tools registered
+/// outside a runtime, and the connections to MCP servers).
+pub(crate) fn own_runtime() -> tokio::runtime::Handle {
     static OWN: OnceLock<tokio::runtime::Runtime> = OnceLock::new();
     OWN.get_or_init(|| {
         tokio::runtime::Builder::new_multi_thread()

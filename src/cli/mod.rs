@@ -484,6 +484,8 @@ fn init(path: &Path, force: bool) -> Result<ExitCode, UsageError> {
 fn doctor_probe(config: &Config, isolation: Isolation) -> (bool, String) {
     let mut config = config.clone();
     config.toolplane.isolation = Some(isolation);
+    // The probe is about the sandbox; the MCP servers are checked once, below.
+    config.mcp.servers.clear();
     let runtime = match Toolplane::new(config) {
         Ok(runtime) => runtime,
         Err(e) => return (false, format!("{}: FAILED: {e}", isolation.as_str())),
@@ -564,6 +566,21 @@ fn doctor(path: Option<&Path>) -> Result<ExitCode, UsageError> {
             .unwrap_or_else(Isolation::default_here)
             .as_str()
     );
+    if !config.mcp.servers.is_empty() {
+        println!("MCP servers ([mcp.servers.*]):");
+        let registry = std::sync::Arc::new(crate::Registry::new());
+        for status in crate::mcp::connect_servers_blocking(&config.mcp, &registry) {
+            match status {
+                crate::mcp::ServerStatus::Connected { name, tools } => {
+                    println!("  {name}: ok ({tools} tools)");
+                }
+                crate::mcp::ServerStatus::Unavailable { name, reason } => {
+                    healthy = false;
+                    println!("  {name}: unavailable: {reason}");
+                }
+            }
+        }
+    }
     println!("{}", if healthy { "ok" } else { "problems found" });
     Ok(if healthy {
         ExitCode::SUCCESS

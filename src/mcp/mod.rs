@@ -22,6 +22,7 @@
 mod http;
 mod logging;
 mod null_id;
+mod servers;
 mod text;
 
 use std::net::SocketAddr;
@@ -46,6 +47,7 @@ use crate::config::Config;
 use crate::{Session, Toolplane};
 
 pub use http::{DEFAULT_HTTP_PORT, MCP_PATH};
+pub use servers::{ServerStatus, connect_servers, connect_servers_blocking};
 use text::Live;
 
 /// URI of the namespace manifest.

@@ -1,0 +1,464 @@
+//! MCP servers as capabilities: the `[mcp.servers.*]` of a config, connected with rmcp's client, each
+//! tool registered as `mcp:<server>/<tool>` (alias `<server>_<tool>`). The servers are the host's: a
+//! snippet reaches them only through the bridge, like every capability.
+
+use std::collections::BTreeMap;
+use std::process::Stdio;
+use std::sync::Arc;
+use std::time::Duration;
+
+use rmcp::ServiceExt;
+use rmcp::model::{CallToolRequestParams, CallToolResult, ContentBlock, Tool};
+use rmcp::service::{RoleClient, RunningService};
+use rmcp::transport::streamable_http_client::StreamableHttpClientTransportConfig;
+use rmcp::transport::{StreamableHttpClientTransport, TokioChildProcess};
+use serde_json::{Map, Value};
+use tokio::io::AsyncBufReadExt;
+
+use crate::capabilities::{Capability, HostError, Registry};
+use crate::config::{McpConfig, McpServerConfig};
+
+type Client = RunningService<RoleClient, ()>;
+
+/// What connecting one configured server came to.
+#[derive(Debug, Clone, PartialEq, Eq)]
+#[non_exhaustive]
+pub enum ServerStatus {
+    /// Connected; this many tools registered.
+    Connected {
+        /// The server's name in the config.
+        name: String,
+        /// How many of its tools became capabilities.
+        tools: usize,
+    },
+    /// Skipped: why (one line, without secrets).
+    Unavailable {
+        /// The server's name in the config.
+        name: String,
+        /// What went wrong.
+        reason: String,
+    },
+}
+
+impl ServerStatus {
+    /// The line `toolplane` prints for a server it skipped:
+    /// `toolplane: MCP server 'x' unavailable: …`.
+    pub fn warning(&self) -> Option<String> {
+        match self {
+            ServerStatus::Unavailable { name, reason } => Some(format!(
+                "toolplane: MCP server '{name}' unavailable: {reason}"
+            )),
+            ServerStatus::Connected { .. } => None,
+        }
+    }
+}
+
+/// The environment a stdio server starts with before its configured `env`: not the host's whole one,
+/// which may hold other servers' secrets.
+const BASE_ENV: &[&str] = &[
+    "PATH",
+    "HOME",
+    "USER",
+    "LOGNAME",
+    "SHELL",
+    "LANG",
+    "LC_ALL",
+    "LC_CTYPE",
+    "TERM",
+    "TMPDIR",
+    "TZ",
+    "SYSTEMROOT",
+];
+
+/// [`connect_servers`] on toolplane's own runtime, waiting for it (from any thread, async or not):
+/// what [`Toolplane::new`](crate::Toolplane::new) does with a config's `[mcp.servers.*]`.
+pub fn connect_servers_blocking(config: &McpConfig, registry: &Arc<Registry>) -> Vec<ServerStatus> {
+    let runtime = crate::capabilities::own_runtime();
+    let (config, registry) = (config.clone(), registry.clone());
+    // A thread of its own: block_on must not run on a thread of a runtime.
+    std::thread::spawn(move || {
+        runtime.block_on(async move { connect_servers(&config, &registry).await })
+    })
+    .join()
+    .unwrap_or_default()
+}
+
+/// Connects every server of `config` concurrently, each within `discovery_timeout_seconds`, and
+/// registers its tools in `registry`. A server that fails is skipped: its status says why. Must run
+/// on a tokio runtime that outlives the capabilities (the connections' tasks run on it).
+pub async fn connect_servers(config: &McpConfig, registry: &Registry) -> Vec<ServerStatus> {
+    let limit = Duration::from_secs_f64(config.discovery_timeout_seconds);
+    let attempts: Vec<_> = config
+        .servers
+        .iter()
+        .map(|(name, server)| {
+            let (name, server) = (name.clone(), server.clone());
+            tokio::spawn(async move {
+                let outcome = tokio::time::timeout(limit, connect(&name, &server)).await;
+                (name, server, outcome)
+            })
+        })
+        .collect();
+    let mut statuses = Vec::new();
+    // Registered in config order, whatever order the servers answer in.
+    for attempt in attempts {
+        let Ok((name, server, outcome)) = attempt.await else {
+            continue;
+        };
+        let (name, server) = (&name, &server);
+        let status = match outcome {
+            Err(_) => ServerStatus::Unavailable {
+                name: name.clone(),
+                reason: format!(
+                    "no answer within {}s (mcp.discovery_timeout_seconds)",
+                    config.discovery_timeout_seconds
+                ),
+            },
+            Ok(Err(reason)) => ServerStatus::Unavailable {
+                name: name.clone(),
+                reason,
+            },
+            Ok(Ok((client, tools))) => register(registry, name, server, client, tools),
+        };
+        statuses.push(status);
+    }
+    statuses
+}
+
+fn register(
+    registry: &Registry,
+    server: &str,
+    config: &McpServerConfig,
+    client: Client,
+    tools: Vec<Tool>,
+) -> ServerStatus {
+    let client = Arc::new(client);
+    let timeout = config.timeout.map(Duration::from_secs_f64);
+    let mut registered = 0;
+    let mut taken: Vec<String> = registry
+        .bindable()
+        .into_iter()
+        .map(|(alias, ..)| alias)
+        .collect();
+    for tool in tools {
+        let tool_name = tool.name.to_string();
+        let canonical = format!("mcp:{server}/{tool_name}");
+        let mut alias = python_identifier(&format!("{server}_{tool_name}"));
+        if taken.contains(&alias) {
+            // Two tools whose names sanitise alike: the later one gets a numbered alias.
+            let mut n = 2;
+            while taken.contains(&format!("{alias}_{n}")) {
+                n += 1;
+            }
+            let numbered = format!("{alias}_{n}");
+            eprintln!(
+                "toolplane: MCP server '{server}': tool '{tool_name}' is bound as {numbered} ({alias} is taken)"
+            );
+            alias = numbered;
+        }
+        taken.push(alias.clone());
+        let handler_client = client.clone();
+        let handler_tool = tool_name.clone();
+        let handler_server = server.to_string();
+        let capability = Capability::new_async(canonical, move |params| {
+            let client = handler_client.clone();
+            let tool = handler_tool.clone();
+            let server = handler_server.clone();
+            async move { call(&client, &server, &tool, params, timeout).await }
+        })
+        .alias(alias)
+        .description(tool.description.as_deref().unwrap_or_default())
+        .schema(Value::Object((*tool.input_schema).clone()))
+        .tag("mcp")
+        .tag(server);
+        match registry.register(capability) {
+            Ok(()) => registered += 1,
+            Err(e) => {
+                eprintln!("toolplane: MCP server '{server}': tool '{tool_name}' skipped: {e}")
+            }
+        }
+    }
+    ServerStatus::Connected {
+        name: server.to_string(),
+        tools: registered,
+    }
+}
+
+async fn call(
+    client: &Client,
+    server: &str,
+    tool: &str,
+    params: Value,
+    timeout: Option<Duration>,
+) -> Result<Value, HostError> {
+    let arguments = match params {
+        Value::Object(map) => map,
+        Value::Null => Map::new(),
+        other => {
+            return Err(HostError::type_error(format!(
+                "mcp:{server}/{tool} takes keyword arguments, got {other}"
+            )));
+        }
+    };
+    let request =
+        client.call_tool(CallToolRequestParams::new(tool.to_string()).with_arguments(arguments));
+    let reply = match timeout {
+        Some(limit) => match tokio::time::timeout(limit, request).await {
+            Ok(reply) => reply,
+            Err(_) => {
+                return Err(HostError::new(
+                    crate::capabilities::BuiltinBase::TimeoutError,
+                    format!(
+                        "mcp:{server}/{tool} did not answer within {}s ([mcp.servers.{server}] timeout)",
+                        limit.as_secs_f64()
+                    ),
+                ));
+            }
+        },
+        None => request.await,
+    };
+    let result = reply.map_err(|e| {
+        HostError::runtime(format!(
+            "MCP server '{server}' failed the call to {tool}: {e}"
+        ))
+    })?;
+    tool_value(result)
+}
+
+/// A tool's reply as the snippet's value: `structuredContent` when present (`{"result": v}` is `v`); else each content block
+/// — text parsed as JSON when it is JSON, else the text; an image, audio or resource block as its MCP
+/// object (`{"type": "image", "mimeType": …, "data": <base64>}`) — one value, or a list of several.
+/// `isError` is a `RuntimeError` with the content's text, as in the Python original.
+pub(crate) fn tool_value(result: CallToolResult) -> Result<Value, HostError> {
+    if result.is_error == Some(true) {
+        let text: Vec<String> = result
+            .content
+            .iter()
+            .filter_map(|c| c.as_text().map(|t| t.text.clone()))
+            .collect();
+        let message = if text.is_empty() {
+            "MCP tool returned an error".to_string()
+        } else {
+            text.join("\n")
+        };
+        return Err(HostError::runtime(message));
+    }
+    if let Some(structured) = result.structured_content {
+        // SDKs wrap a tool's non-object return value as {"result": value}: the value is what the
+        // tool returned (the original unwraps it too).
+        return Ok(match structured {
+            Value::Object(mut map) if map.len() == 1 && map.contains_key("result") => {
+                map.remove("result").unwrap_or(Value::Null)
+            }
+            other => other,
+        });
+    }
+    let mut values: Vec<Value> = result.content.into_iter().map(content_value).collect();
+    Ok(match values.len() {
+        0 => Value::Null,
+        1 => values.remove(0),
+        _ => Value::Array(values),
+    })
+}
+
+fn content_value(block: ContentBlock) -> Value {
+    match block {
+        ContentBlock::Text(text) => {
+            serde_json::from_str(&text.text).unwrap_or(Value::String(text.text))
+        }
+        other => serde_json::to_value(&other).unwrap_or(Value::Null),
+    }
+}
+
+/// Connects one server and lists its tools; the error is one line.
+async fn connect(name: &str, server: &McpServerConfig) -> Result<(Client, Vec<Tool>), String> {
+    let client = match (&server.command, &server.url) {
+        (Some(command), _) => connect_stdio(name, command, server).await?,
+        (None, Some(url)) => connect_http(url, server).await?,
+        (None, None) => return Err("neither command nor url is set".into()),
+    };
+    let tools = client
+        .list_all_tools()
+        .await
+        .map_err(|e| format!("listing its tools failed: {}", one_line(&e.to_string())))?;
+    Ok((client, tools))
+}
+
+async fn connect_stdio(
+    name: &str,
+    command: &str,
+    server: &McpServerConfig,
+) -> Result<Client, String> {
+    let mut process = tokio::process::Command::new(command);
+    process.args(&server.args).env_clear().kill_on_drop(true);
+    for var in BASE_ENV {
+        if let Some(value) = std::env::var_os(var) {
+            process.env(var, value);
+        }
+    }
+    for (key, value) in resolve_secrets("env", &server.env)? {
+        process.env(key, value);
+    }
+    if let Some(cwd) = &server.cwd {
+        process.current_dir(cwd);
+    }
+    // Its own process group: a terminal's Ctrl-C reaches the host, which ends the server itself.
+    process.process_group(0);
+    end_with_the_host(&mut process);
+    let (transport, stderr) = TokioChildProcess::builder(process)
+        .stderr(Stdio::piped())
+        .spawn()
+        .map_err(|e| format!("cannot start {command:?}: {e}"))?;
+    if let Some(stderr) = stderr {
+        let prefix = format!("[mcp {name}] ");
+        tokio::spawn(async move {
+            let mut lines = tokio::io::BufReader::new(stderr).lines();
+            while let Ok(Some(line)) = lines.next_line().await {
+                eprintln!("{prefix}{line}");
+            }
+        });
+    }
+    ().serve(transport)
+        .await
+        .map_err(|e| format!("initialisation failed: {}", one_line(&e.to_string())))
+}
+
+async fn connect_http(url: &str, server: &McpServerConfig) -> Result<Client, String> {
+    let mut headers = std::collections::HashMap::new();
+    for (key, value) in resolve_secrets("headers", &server.headers)? {
+        let name = hyper::header::HeaderName::try_from(key.as_str())
+            .map_err(|_| format!("headers.{key}: not a valid header name"))?;
+        let value = hyper::header::HeaderValue::try_from(value)
+            .map_err(|_| format!("headers.{key}: not a valid header value"))?;
+        headers.insert(name, value);
+    }
+    let mut config = StreamableHttpClientTransportConfig::with_uri(url.to_string());
+    config.custom_headers = headers;
+    let transport = StreamableHttpClientTransport::from_config(config);
+    ().serve(transport)
+        .await
+        .map_err(|e| format!("cannot connect to {url}: {}", one_line(&e.to_string())))
+}
+
+/// `values` with each `env://VAR` replaced by the host's `VAR`; a missing variable names the key,
+/// never a value.
+fn resolve_secrets(
+    field: &str,
+    values: &BTreeMap<String, String>,
+) -> Result<Vec<(String, String)>, String> {
+    values
+        .iter()
+        .map(|(key, value)| match value.strip_prefix("env://") {
+            Some(var) => std::env::var(var)
+                .map(|resolved| (key.clone(), resolved))
+                .map_err(|_| format!("{field}.{key}: environment variable {var} is not set")),
+            None => Ok((key.clone(), value.clone())),
+        })
+        .collect()
+}
+
+/// The child gets SIGKILL when the host dies, however it dies (Linux).
+fn end_with_the_host(process: &mut tokio::process::Command) {
+    #[cfg(target_os = "linux")]
+    {
+        let host = std::process::id();
+        // SAFETY: the closure runs in the forked child before exec and calls only prctl(2) and
+        // getppid(2), both async-signal-safe; it allocates nothing and touches no locks.
+        unsafe {
+            process.pre_exec(move || {
+                if libc::prctl(libc::PR_SET_PDEATHSIG, libc::SIGKILL) != 0 {
+                    return Err(std::io::Error::last_os_error());
+                }
+                // The host may have died before the prctl: then nobody would send the signal.
+                if libc::getppid() as u32 != host {
+                    libc::_exit(1);
+                }
+                Ok(())
+            });
+        }
+    }
+}
+
+fn one_line(text: &str) -> String {
+    text.split_whitespace().collect::<Vec<_>>().join(" ")
+}
+
+/// `raw` as a Python identifier, as the original makes aliases: runs of other characters become `_`,
+/// lower case, never empty, never starting with a digit.
+fn python_identifier(raw: &str) -> String {
+    let mut out = String::new();
+    for c in raw.chars() {
+        if c.is_ascii_alphanumeric() {
+            out.push(c.to_ascii_lowercase());
+        } else if !out.ends_with('_') {
+            out.push('_');
+        }
+    }
+    let trimmed = out.trim_matches('_');
+    let mut name = if trimmed.is_empty() {
+        "mcp_tool".to_string()
+    } else {
+        trimmed.to_string()
+    };
+    if name.starts_with(|c: char| c.is_ascii_digit()) {
+        name = format!("mcp_{name}");
+    }
+    name
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    #[test]
+    fn aliases_are_python_identifiers_as_the_original_makes_them() {
+        assert_eq!(
+            python_identifier("linear_list-issues"),
+            "linear_list_issues"
+        );
+        assert_eq!(python_identifier("Git Hub__getRepo"), "git_hub_getrepo");
+        assert_eq!(python_identifier("9x_y"), "mcp_9x_y");
+        assert_eq!(python_identifier("--"), "mcp_tool");
+    }
+
+    #[test]
+    fn replies_become_values() {
+        let structured = CallToolResult::structured(json!({"n": 1}));
+        assert_eq!(tool_value(structured).unwrap(), json!({"n": 1}));
+        let json_text = CallToolResult::success(vec![ContentBlock::text("[1, 2]")]);
+        assert_eq!(tool_value(json_text).unwrap(), json!([1, 2]));
+        let plain = CallToolResult::success(vec![ContentBlock::text("hello")]);
+        assert_eq!(tool_value(plain).unwrap(), json!("hello"));
+        let several = CallToolResult::success(vec![
+            ContentBlock::text("a"),
+            ContentBlock::image("aGk=", "image/png"),
+        ]);
+        let value = tool_value(several).unwrap();
+        assert_eq!(value[0], "a");
+        assert_eq!(value[1]["type"], "image");
+        assert_eq!(value[1]["mimeType"], "image/png");
+        assert_eq!(value[1]["data"], "aGk=");
+        let failed = CallToolResult::error(vec![ContentBlock::text("no such issue")]);
+        let error = tool_value(failed).unwrap_err();
+        assert_eq!(error.message, "no such issue");
+    }
+
+    #[test]
+    fn secrets_resolve_from_the_environment_and_never_show() {
+        let values = BTreeMap::from([(
+            "Authorization".to_string(),
+            "env://TOOLPLANE_TEST_UNSET_VAR".to_string(),
+        )]);
+        let error = resolve_secrets("headers", &values).unwrap_err();
+        assert_eq!(
+            error,
+            "headers.Authorization: environment variable TOOLPLANE_TEST_UNSET_VAR is not set"
+        );
+        let path = BTreeMap::from([("P".to_string(), "env://PATH".to_string())]);
+        assert_eq!(
+            resolve_secrets("env", &path).unwrap()[0].1,
+            std::env::var("PATH").unwrap()
+        );
+    }
+}

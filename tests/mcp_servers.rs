@@ -1,0 +1,347 @@
+//! MCP servers as capabilities (issue 20): `[mcp.servers.*]` connected with rmcp's client, their tools
+//! called from snippets through the bridge. Servers nobody here wrote: a small one of ours made with
+//! the official Python SDK (tests/fixtures/mcp_fixture_server.py, for the failure shapes) and
+//! `toolplane serve mcp` itself, over stdio and streamable HTTP; driven through `toolplane run` and the
+//! library, in both engines.
+
+mod common;
+
+use std::path::{Path, PathBuf};
+use std::process::Command;
+use std::sync::OnceLock;
+
+use common::{config_for, err, isolations, ok};
+use serde_json::{Value, json};
+use toolplane::{Config, Toolplane};
+
+/// A Python with the official MCP SDK (`target/mcp-venv`, as `.ci/run` makes it; made here if absent).
+fn python() -> &'static Path {
+    static PYTHON: OnceLock<PathBuf> = OnceLock::new();
+    PYTHON.get_or_init(|| {
+        let venv = Path::new(env!("CARGO_MANIFEST_DIR")).join("target/mcp-venv");
+        let python = venv.join("bin/python");
+        let has_sdk = |python: &Path| {
+            Command::new(python)
+                .args(["-c", "import mcp.server.mcpserver"])
+                .status()
+                .is_ok_and(|s| s.success())
+        };
+        if !has_sdk(&python) {
+            let made = Command::new("python3")
+                .arg("-m")
+                .arg("venv")
+                .arg(&venv)
+                .status();
+            assert!(
+                made.is_ok_and(|s| s.success()),
+                "cannot make {}",
+                venv.display()
+            );
+            let installed = Command::new(&python)
+                .args([
+                    "-m",
+                    "pip",
+                    "install",
+                    "--quiet",
+                    "--disable-pip-version-check",
+                    "mcp==2.3.0",
+                ])
+                .status();
+            assert!(
+                installed.is_ok_and(|s| s.success()),
+                "cannot install the MCP Python SDK"
+            );
+        }
+        python
+    })
+}
+
+fn fixture() -> String {
+    Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("tests/fixtures/mcp_fixture_server.py")
+        .display()
+        .to_string()
+}
+
+/// A config whose `[mcp.servers.*]` are `servers` (TOML), the worker being this build's binary.
+fn config_with(servers: &str) -> Config {
+    let mut config = Config::from_toml_str(servers).unwrap();
+    config.toolplane.worker_path = Some(env!("CARGO_BIN_EXE_toolplane").into());
+    config
+}
+
+fn fixture_server(extra: &str) -> String {
+    format!(
+        "[mcp.servers.fx]\ncommand = {:?}\nargs = [{:?}]\n{extra}",
+        python().display().to_string(),
+        fixture()
+    )
+}
+
+#[test]
+fn a_servers_tools_are_capabilities_with_their_values() {
+    for isolation in isolations() {
+        let mut config = config_with(&fixture_server("timeout = 2\n"));
+        config.toolplane.isolation = Some(isolation);
+        let runtime = Toolplane::new(config).unwrap();
+        assert_eq!(
+            runtime.mcp_servers(),
+            [toolplane::mcp::ServerStatus::Connected {
+                name: "fx".into(),
+                tools: 8
+            }]
+            .as_slice(),
+            "{isolation:?}"
+        );
+        let value = ok(runtime
+            .execute(
+                "out = {}\n\
+                 out['echo'] = await fx_echo(message='hi', times=2)\n\
+                 out['by_name'] = await call_tool('mcp:fx/echo', {'message': 'yo'})\n\
+                 out['text'] = await fx_text()\n\
+                 out['pair'] = await fx_pair()\n\
+                 out['image'] = await fx_image()\n\
+                 fs = [fx_echo(message=str(i)) for i in range(5)]\n\
+                 out['overlapped'] = [(await f)['message'] for f in fs]\n\
+                 return out",
+                None,
+            )
+            .unwrap());
+        assert_eq!(
+            value["echo"],
+            json!({"message": "hi", "times": 2}),
+            "{isolation:?}"
+        );
+        assert_eq!(value["by_name"], json!({"message": "yo", "times": 1}));
+        assert_eq!(value["text"], "just words");
+        assert_eq!(value["pair"], json!(["one", "two"]));
+        assert_eq!(
+            value["image"],
+            json!({"type": "image", "mimeType": "image/png", "data": "iVBORw0KGgo="})
+        );
+        assert_eq!(value["overlapped"], json!(["0", "1", "2", "3", "4"]));
+
+        // isError is a RuntimeError with the server's text; the per-call timeout a TimeoutError.
+        let (kind, message) = err(runtime.execute("await fx_fail(why='nope')", None).unwrap());
+        assert_eq!(kind, "RuntimeError", "{message}");
+        assert!(message.contains("Error executing tool fail"), "{message}");
+        let (kind, message) = err(runtime.execute("await fx_hang()", None).unwrap());
+        assert_eq!(kind, "TimeoutError", "{message}");
+        assert_eq!(
+            message,
+            "mcp:fx/hang did not answer within 2s ([mcp.servers.fx] timeout)"
+        );
+    }
+}
+
+#[test]
+fn discovery_shows_the_servers_tools() {
+    let runtime = Toolplane::new(config_with(&fixture_server(""))).unwrap();
+    let registry = runtime.bridge().registry();
+    let hits = registry.search("echo arguments", None);
+    assert_eq!(hits[0].name, "mcp:fx/echo");
+    assert_eq!(hits[0].tags, ["mcp", "fx"]);
+    assert_eq!(
+        toolplane::capabilities::call_shape(&hits[0], toolplane::RESERVED_NAMES),
+        "await fx_echo(message=<string>, times=<integer>?)"
+    );
+    assert_eq!(registry.search_tagged("", &["fx".into()], None).len(), 8);
+}
+
+#[test]
+fn a_stdio_server_sees_a_minimal_environment_plus_its_own() {
+    // SAFETY (test): set before any thread of this test reads the environment; the variable is
+    // unique to this test.
+    unsafe { std::env::set_var("TOOLPLANE_TEST_HOST_SECRET", "host-only") };
+    unsafe { std::env::set_var("TOOLPLANE_TEST_TOKEN", "s3cret-value") };
+    let runtime = Toolplane::new(config_with(&fixture_server(
+        "env = { GIVEN = \"1\", TOKEN = \"env://TOOLPLANE_TEST_TOKEN\" }\n",
+    )))
+    .unwrap();
+    let names = ok(runtime
+        .execute("return await fx_environment()", None)
+        .unwrap());
+    let names: Vec<&str> = names
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter_map(Value::as_str)
+        .collect();
+    assert!(
+        names.contains(&"GIVEN") && names.contains(&"TOKEN"),
+        "{names:?}"
+    );
+    assert!(names.contains(&"PATH"), "{names:?}");
+    assert!(!names.contains(&"TOOLPLANE_TEST_HOST_SECRET"), "{names:?}");
+}
+
+/// Through the CLI: a server that cannot start, one whose secret is missing and one that never answers
+/// are each skipped with one line naming them (never a secret's value); the others work.
+#[test]
+fn unavailable_servers_are_skipped_with_one_line_each() {
+    let dir = tempfile::tempdir().unwrap();
+    let empty = dir.path().join("empty.toml");
+    std::fs::write(&empty, "").unwrap();
+    let config = dir.path().join("toolplane.toml");
+    std::fs::write(
+        &config,
+        format!(
+            "[mcp]\ndiscovery_timeout_seconds = 3\n\n\
+             [mcp.servers.inner]\ncommand = {bin:?}\nargs = [\"serve\", \"mcp\", \"--config\", {empty:?}]\n\n\
+             [mcp.servers.missing]\ncommand = \"/nonexistent/mcp-server\"\n\n\
+             [mcp.servers.secretless]\ncommand = {bin:?}\nenv = {{ KEY = \"env://TOOLPLANE_TEST_NEVER_SET\" }}\n\n\
+             [mcp.servers.silent]\ncommand = \"sleep\"\nargs = [\"60\"]\n",
+            bin = env!("CARGO_BIN_EXE_toolplane"),
+            empty = empty.display().to_string(),
+        ),
+    )
+    .unwrap();
+    let snippet = dir.path().join("s.py");
+    std::fs::write(
+        &snippet,
+        "r = await inner_execute_code(code='return 6 * 7')\nreturn r['value']",
+    )
+    .unwrap();
+    let output = Command::new(env!("CARGO_BIN_EXE_toolplane"))
+        .arg("run")
+        .arg("--config")
+        .arg(&config)
+        .arg(&snippet)
+        .current_dir(dir.path())
+        .output()
+        .unwrap();
+    let stdout = String::from_utf8_lossy(&output.stdout);
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert!(output.status.success(), "{stdout}\n{stderr}");
+    assert_eq!(stdout.trim(), "42", "{stderr}");
+    let skipped: Vec<&str> = stderr
+        .lines()
+        .filter(|l| l.starts_with("toolplane: MCP server"))
+        .collect();
+    assert_eq!(
+        skipped,
+        [
+            "toolplane: MCP server 'missing' unavailable: cannot start \"/nonexistent/mcp-server\": No such file or directory (os error 2)",
+            "toolplane: MCP server 'secretless' unavailable: env.KEY: environment variable TOOLPLANE_TEST_NEVER_SET is not set",
+            "toolplane: MCP server 'silent' unavailable: no answer within 3s (mcp.discovery_timeout_seconds)",
+        ],
+        "{stderr}"
+    );
+}
+
+/// A server over streamable HTTP (`toolplane serve mcp --transport http`), headers resolved from the
+/// environment.
+#[test]
+fn an_http_server_is_reached_by_url() {
+    use std::io::BufRead;
+    let dir = tempfile::tempdir().unwrap();
+    let empty = dir.path().join("empty.toml");
+    std::fs::write(&empty, "").unwrap();
+    let mut server = Command::new(env!("CARGO_BIN_EXE_toolplane"))
+        .args([
+            "serve",
+            "mcp",
+            "--transport",
+            "http",
+            "--port",
+            "0",
+            "--config",
+        ])
+        .arg(&empty)
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    let mut policy = String::new();
+    std::io::BufReader::new(server.stderr.take().unwrap())
+        .read_line(&mut policy)
+        .unwrap();
+    let url = policy.trim().rsplit_once("listen=").unwrap().1.to_string();
+    unsafe { std::env::set_var("TOOLPLANE_TEST_HTTP_TOKEN", "Bearer t0ken") };
+    let runtime = Toolplane::new(config_with(&format!(
+        "[mcp.servers.remote]\nurl = {url:?}\nheaders = {{ Authorization = \"env://TOOLPLANE_TEST_HTTP_TOKEN\" }}\n"
+    )))
+    .unwrap();
+    let value = ok(runtime
+        .execute(
+            "r = await remote_execute_code(code='return [1, 2]')\nreturn r['value']",
+            None,
+        )
+        .unwrap());
+    assert_eq!(value, json!([1, 2]));
+    let _ = server.kill();
+    let _ = server.wait();
+}
+
+#[test]
+fn server_config_errors_name_the_key() {
+    for (toml, key, says) in [
+        (
+            "[mcp.servers.\"a b\"]\ncommand = \"x\"\n",
+            "mcp.servers.a b",
+            "letters, digits",
+        ),
+        (
+            "[mcp.servers.x]\ncommand = \"a\"\nurl = \"http://h/mcp\"\n",
+            "mcp.servers.x",
+            "not both",
+        ),
+        (
+            "[mcp.servers.x]\nargs = [\"a\"]\n",
+            "mcp.servers.x",
+            "give command",
+        ),
+        (
+            "[mcp.servers.x]\nurl = \"ftp://h\"\n",
+            "mcp.servers.x.url",
+            "http:// or https://",
+        ),
+        (
+            "[mcp.servers.x]\nurl = \"http://h/mcp\"\nauth = \"oauth\"\n",
+            "mcp.servers.x.auth",
+            "not supported yet",
+        ),
+        (
+            "[mcp.servers.x]\nurl = \"http://h/mcp\"\nheaders = { A = \"keyring://svc/key\" }\n",
+            "mcp.servers.x.headers.A",
+            "use env://VAR",
+        ),
+        (
+            "[mcp.servers.x]\ncommand = \"a\"\ntimeout = 0\n",
+            "mcp.servers.x.timeout",
+            "positive",
+        ),
+        (
+            "[mcp.servers.x]\nurl = \"http://h/mcp\"\ntransport = \"sse\"\n",
+            "mcp.servers.x.transport",
+            "SSE",
+        ),
+        (
+            "[mcp]\ndiscovery_timeout_seconds = -1\n",
+            "mcp.discovery_timeout_seconds",
+            "positive",
+        ),
+    ] {
+        let error = Config::from_toml_str(toml).unwrap_err();
+        assert_eq!(error.key(), Some(key), "{toml}: {error}");
+        assert!(error.to_string().contains(says), "{toml}: {error}");
+    }
+    let typo = Config::from_toml_str("[mcp.servers.x]\ncomand = \"a\"\n").unwrap_err();
+    assert!(
+        typo.to_string().contains("unknown field `comand`"),
+        "{typo}"
+    );
+}
+
+#[test]
+fn an_in_process_runtime_with_a_server_stays_sandboxed() {
+    // The server is the host's: the snippet still cannot import os or open files.
+    let mut config = config_with(&fixture_server(""));
+    config.toolplane.isolation = config_for(toolplane::Isolation::InProcess)
+        .toolplane
+        .isolation;
+    let runtime = Toolplane::new(config).unwrap();
+    let (kind, _) = err(runtime
+        .execute("import os\nreturn os.getcwd()", None)
+        .unwrap());
+    assert_eq!(kind, "PermissionError");
+}
