@@ -789,7 +789,10 @@ mod tests {
     #[test]
     fn unsupported_tables_and_backends_are_clear() {
         for (text, needle) in [
-            ("[mcp.servers.x]\nurl = \"http://x\"\n", "[mcp]"),
+            (
+                "[mcp.servers.x]\nurl = \"http://x\"\nauth = \"oauth\"\n",
+                "not supported yet",
+            ),
             ("[audit]\nenabled = true\n", "[audit]"),
             ("[hybrid]\nenabled = true\n", "[hybrid]"),
             (

@@ -224,3 +224,80 @@ async fn dropping_an_async_run_cancels_it() {
         assert_eq!(ok(next), json!(3));
     }
 }
+
+/// Sets its flag when dropped: an async tool's future that its run abandoned.
+struct SetOnDrop(Arc<std::sync::atomic::AtomicBool>);
+
+impl Drop for SetOnDrop {
+    fn drop(&mut self) {
+        self.0.store(true, Ordering::SeqCst);
+    }
+}
+
+/// A run that ends — cancelled, or at its time limit — drops the async tool calls it still waits for
+/// (an MCP server's call then gets `notifications/cancelled`), in both engines; before, they ran on.
+#[test]
+fn a_run_that_ends_drops_its_pending_tool_calls() {
+    for isolation in isolations() {
+        for cancel in [true, false] {
+            let dropped = Arc::new(std::sync::atomic::AtomicBool::new(false));
+            let flag = dropped.clone();
+            let mut config = config_for(isolation);
+            config.limits.timeout_seconds = if cancel { 120.0 } else { 1.0 };
+            let (tell, started) = mpsc::channel();
+            let tell = std::sync::Mutex::new(tell);
+            let runtime = Toolplane::builder()
+                .config(config)
+                .tool(
+                    Capability::new("probe/started", move |_| {
+                        let _ = tell.lock().unwrap().send(());
+                        Ok(Value::Null)
+                    })
+                    .alias("started"),
+                )
+                .tool(
+                    Capability::new_async("probe/hold", move |_| {
+                        let guard = SetOnDrop(flag.clone());
+                        async move {
+                            let _guard = guard;
+                            std::future::pending::<Result<Value, toolplane::HostError>>().await
+                        }
+                    })
+                    .alias("hold"),
+                )
+                .build()
+                .unwrap();
+            let token = CancelToken::new();
+            let result = std::thread::scope(|scope| {
+                if cancel {
+                    let canceller = token.clone();
+                    scope.spawn(move || {
+                        if started.recv_timeout(Duration::from_secs(60)).is_ok() {
+                            // The call is made right after started() returns.
+                            std::thread::sleep(Duration::from_millis(200));
+                            canceller.cancel();
+                        }
+                    });
+                }
+                runtime
+                    .execute_cancellable("await started()\nawait hold()", None, &token)
+                    .unwrap()
+            });
+            let (error_type, _) = err(result);
+            let expected = if cancel {
+                "CancelledError"
+            } else {
+                "TimeoutError"
+            };
+            assert_eq!(error_type, expected, "{isolation:?}");
+            let give_up = Instant::now() + Duration::from_secs(20);
+            while !dropped.load(Ordering::SeqCst) {
+                assert!(
+                    Instant::now() < give_up,
+                    "{isolation:?}, cancel {cancel}: the pending call was never dropped"
+                );
+                std::thread::sleep(Duration::from_millis(20));
+            }
+        }
+    }
+}

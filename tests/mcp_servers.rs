@@ -345,3 +345,30 @@ fn an_in_process_runtime_with_a_server_stays_sandboxed() {
         .unwrap());
     assert_eq!(kind, "PermissionError");
 }
+
+/// A run that ends while a call is in flight cancels it at the server (`notifications/cancelled`):
+/// the fixture's `hang` writes a mark when its call is cancelled. Both engines.
+#[test]
+fn a_run_that_ends_cancels_its_calls_at_the_server() {
+    for isolation in isolations() {
+        let dir = tempfile::tempdir().unwrap();
+        let mark = dir.path().join("cancelled");
+        let mut config = config_with(&fixture_server(&format!(
+            "env = {{ FIXTURE_CANCEL_MARK = {:?} }}\n",
+            mark.display().to_string()
+        )));
+        config.toolplane.isolation = Some(isolation);
+        config.limits.timeout_seconds = 2.0;
+        let runtime = Toolplane::new(config).unwrap();
+        let (kind, _) = err(runtime.execute("await fx_hang()", None).unwrap());
+        assert_eq!(kind, "TimeoutError", "{isolation:?}");
+        let give_up = std::time::Instant::now() + std::time::Duration::from_secs(20);
+        while !mark.exists() {
+            assert!(
+                std::time::Instant::now() < give_up,
+                "{isolation:?}: the server never saw its call cancelled"
+            );
+            std::thread::sleep(std::time::Duration::from_millis(50));
+        }
+    }
+}

@@ -32,6 +32,14 @@ use crate::stores::{ArtifactStore, ResultStore};
 /// let back = bridge.call("toolplane:results/load", &format!(r#"{{"handle": "{handle}"}}"#)).unwrap();
 /// assert_eq!(back, "[1, 2]");
 /// ```
+/// How [`Bridge::submit`] started a call.
+pub(crate) enum Submitted {
+    /// The answer, now.
+    Answered(Result<String, HostError>),
+    /// An async tool, running: aborting the handle drops it.
+    Pending(tokio::task::AbortHandle),
+}
+
 #[derive(Debug, Clone)]
 pub struct Bridge {
     results: Arc<ResultStore>,
@@ -117,30 +125,29 @@ impl Bridge {
     }
 
     /// Starts one call as the snippet makes it. The store capabilities and blocking tools answer at
-    /// once (`Some`); an async tool is spawned and `on_done` gets its answer later (`None`).
+    /// once; an async tool is spawned and `on_done` gets its answer later.
     pub(crate) fn submit(
         &self,
         name: &str,
         params: &str,
         on_done: impl FnOnce(Result<String, HostError>) + Send + 'static,
-    ) -> Option<Result<String, HostError>> {
+    ) -> Submitted {
         if matches!(
             name,
             RESULTS_SAVE | RESULTS_LOAD | ARTIFACTS_SAVE | ARTIFACTS_LOAD
         ) {
-            return Some(self.call(name, params));
+            return Submitted::Answered(self.call(name, params));
         }
         let params = match parse_params(name, params) {
             Ok(params) => params,
-            Err(e) => return Some(Err(e)),
+            Err(e) => return Submitted::Answered(Err(e)),
         };
         match self.registry.invoke(name, params) {
-            Invocation::Ready(result) => Some(result.map(|v| to_canonical_json(&v))),
+            Invocation::Ready(result) => Submitted::Answered(result.map(|v| to_canonical_json(&v))),
             Invocation::Spawn(future, runtime) => {
-                spawn_tool(name, future, &runtime, move |result| {
+                Submitted::Pending(spawn_tool(name, future, &runtime, move |result| {
                     on_done(result.map(|v| to_canonical_json(&v)));
-                });
-                None
+                }))
             }
         }
     }

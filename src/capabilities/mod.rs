@@ -7,6 +7,7 @@ mod registry;
 
 pub use crate::host_error::{BuiltinBase, HostError};
 pub use bridge::Bridge;
+pub(crate) use bridge::Submitted;
 pub use discovery::{Detail, call_shape, render_brief, render_capabilities, schema_document};
 #[cfg(feature = "mcp")]
 pub(crate) use registry::own_runtime;

@@ -478,7 +478,7 @@ impl Registry {
             Invocation::Ready(result) => result,
             Invocation::Spawn(future, runtime) => {
                 let (tx, rx) = std::sync::mpsc::sync_channel(1);
-                spawn_tool(name, future, &runtime, move |result| {
+                let _ = spawn_tool(name, future, &runtime, move |result| {
                     let _ = tx.send(result);
                 });
                 rx.recv()
@@ -490,23 +490,27 @@ impl Registry {
 
 /// Runs an async tool's future on `runtime`; `on_done` gets its answer, or a `RuntimeError` if it
 /// panicked.
+/// Spawns an async tool's future; `on_done` gets its answer. Aborting the returned handle drops the
+/// future (its run ended: an MCP client's call future then sends `notifications/cancelled`).
 pub(crate) fn spawn_tool(
     name: &str,
     future: ToolFuture,
     runtime: &tokio::runtime::Handle,
     on_done: impl FnOnce(Result<Value, HostError>) + Send + 'static,
-) {
+) -> tokio::task::AbortHandle {
     let name = name.to_string();
     let task = runtime.spawn(future);
+    let abort = task.abort_handle();
     runtime.spawn(async move {
         on_done(match task.await {
             Ok(result) => result,
             Err(e) if e.is_panic() => Err(panicked(&name, panic_text(e.into_panic().as_ref()))),
             Err(_) => Err(HostError::runtime(format!(
-                "{name} was cancelled: its runtime is shutting down"
+                "{name} was cancelled: its run ended, or its runtime is shutting down"
             ))),
         });
     });
+    abort
 }
 
 fn panic_text(panic: &(dyn std::any::Any + Send)) -> String {

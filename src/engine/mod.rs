@@ -18,7 +18,7 @@ mod worker;
 
 use std::sync::Arc;
 
-use crate::capabilities::{ARTIFACTS_SAVE, Bridge, HostError};
+use crate::capabilities::{ARTIFACTS_SAVE, Bridge, HostError, Submitted};
 use crate::execution::ExecutionResult;
 use crate::vm::{RunReport, RunSpec};
 
@@ -76,10 +76,21 @@ pub(crate) struct RunRequest {
     pub cancel: crate::CancelToken,
 }
 
-/// The host side of a run's calls, in either engine: the bridge, plus the list of saved artifacts.
+/// The host side of a run's calls, in either engine: the bridge, the list of saved artifacts, and the
+/// async tools still running. Dropped when the run is over, however it ended: the tools still running
+/// are aborted then (their futures dropped; an MCP server's call is cancelled).
 pub(crate) struct Dispatcher {
     bridge: Bridge,
     saved_artifacts: Vec<String>,
+    in_flight: Vec<tokio::task::AbortHandle>,
+}
+
+impl Drop for Dispatcher {
+    fn drop(&mut self) {
+        for call in &self.in_flight {
+            call.abort();
+        }
+    }
 }
 
 impl Dispatcher {
@@ -87,6 +98,7 @@ impl Dispatcher {
         Self {
             bridge,
             saved_artifacts: Vec::new(),
+            in_flight: Vec::new(),
         }
     }
 
@@ -97,7 +109,15 @@ impl Dispatcher {
         params: &str,
         on_done: impl FnOnce(Result<String, HostError>) + Send + 'static,
     ) -> Option<Result<String, HostError>> {
-        let reply = self.bridge.submit(name, params, on_done)?;
+        let reply = match self.bridge.submit(name, params, on_done) {
+            Submitted::Answered(reply) => reply,
+            Submitted::Pending(call) => {
+                // Finished calls need no abort: keep the list from growing over a long run.
+                self.in_flight.retain(|c| !c.is_finished());
+                self.in_flight.push(call);
+                return None;
+            }
+        };
         if name == ARTIFACTS_SAVE
             && let Ok(text) = &reply
             && let Ok(handle) = serde_json::from_str::<String>(text)
@@ -107,8 +127,8 @@ impl Dispatcher {
         Some(reply)
     }
 
-    pub(crate) fn into_saved_artifacts(self) -> Vec<String> {
-        self.saved_artifacts
+    pub(crate) fn into_saved_artifacts(mut self) -> Vec<String> {
+        std::mem::take(&mut self.saved_artifacts)
     }
 }
 
