@@ -15,6 +15,14 @@ use crate::canonical::to_canonical_json;
 use crate::host_error::HostError;
 use crate::stores::{ArtifactStore, ResultStore};
 
+/// How [`Bridge::submit`] started a call.
+pub(crate) enum Submitted {
+    /// The answer, now.
+    Answered(Result<String, HostError>),
+    /// An async tool, running: aborting the handle drops it.
+    Pending(tokio::task::AbortHandle),
+}
+
 /// Dispatches calls from snippets: the store capabilities against this runtime's own stores first,
 /// then the (possibly shared) registry.
 ///
@@ -32,14 +40,6 @@ use crate::stores::{ArtifactStore, ResultStore};
 /// let back = bridge.call("toolplane:results/load", &format!(r#"{{"handle": "{handle}"}}"#)).unwrap();
 /// assert_eq!(back, "[1, 2]");
 /// ```
-/// How [`Bridge::submit`] started a call.
-pub(crate) enum Submitted {
-    /// The answer, now.
-    Answered(Result<String, HostError>),
-    /// An async tool, running: aborting the handle drops it.
-    Pending(tokio::task::AbortHandle),
-}
-
 #[derive(Debug, Clone)]
 pub struct Bridge {
     results: Arc<ResultStore>,
