@@ -372,3 +372,65 @@ fn a_run_that_ends_cancels_its_calls_at_the_server() {
         }
     }
 }
+
+/// `serve mcp` answers before its MCP servers are connected: the first call is served while a silent
+/// server is still being waited for (its "unavailable" line comes later), and a good server's tools
+/// appear in search once it is ready.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn serve_mcp_answers_before_slow_servers_are_connected() {
+    use rmcp::ServiceExt;
+    use tokio::io::AsyncReadExt;
+    let dir = tempfile::tempdir().unwrap();
+    let config = dir.path().join("toolplane.toml");
+    std::fs::write(
+        &config,
+        format!(
+            "[mcp]\ndiscovery_timeout_seconds = 60\n\n[mcp.servers.silent]\ncommand = \"sleep\"\nargs = [\"120\"]\n\n{}",
+            fixture_server("")
+        ),
+    )
+    .unwrap();
+    let mut command = tokio::process::Command::new(env!("CARGO_BIN_EXE_toolplane"));
+    command.arg("serve").arg("mcp").arg("--config").arg(&config);
+    let (transport, stderr) = rmcp::transport::TokioChildProcess::builder(command)
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    let client = ().serve(transport).await.expect("initialize");
+    let call = |code: &str| {
+        rmcp::model::CallToolRequestParams::new("execute_code")
+            .with_arguments(json!({"code": code}).as_object().cloned().unwrap())
+    };
+    let first = client.call_tool(call("return 1")).await.unwrap();
+    assert_eq!(first.structured_content.unwrap()["value"], 1);
+    // Whatever the server printed so far: not yet the silent server's line (it comes after 60 s).
+    let mut stderr = stderr.unwrap();
+    let mut printed = vec![0u8; 1 << 16];
+    let n = tokio::time::timeout(
+        std::time::Duration::from_millis(300),
+        stderr.read(&mut printed),
+    )
+    .await
+    .map_or(0, |r| r.unwrap_or(0));
+    let printed = String::from_utf8_lossy(&printed[..n]).to_string();
+    assert!(!printed.contains("'silent' unavailable"), "{printed}");
+    // The fixture's tools appear once it is connected (bounded wait).
+    let give_up = std::time::Instant::now() + std::time::Duration::from_secs(30);
+    loop {
+        let reply = client
+            .call_tool(call("return await fx_echo(message='late')"))
+            .await
+            .unwrap();
+        let value = reply.structured_content.unwrap();
+        if value["error"].is_null() {
+            assert_eq!(value["value"], json!({"message": "late", "times": 1}));
+            break;
+        }
+        assert!(
+            std::time::Instant::now() < give_up,
+            "the fixture's tools never appeared: {value}"
+        );
+        tokio::time::sleep(std::time::Duration::from_millis(200)).await;
+    }
+    client.cancel().await.unwrap();
+}

@@ -421,7 +421,14 @@ fn serve_mcp(args: ServeMcpArgs) -> Result<ExitCode, UsageError> {
     // Fail-closed before anything is built: a multi-client transport gets no stores and no session.
     let mut config = resolve_serve_config(&config, transport);
     config.toolplane.isolation = Some(cli_isolation(&config, args.isolation.as_deref())?);
+    // The MCP servers are connected once the server answers: their tools appear when ready, and a
+    // slow server does not hold up the client.
+    let downstream = crate::config::McpConfig {
+        servers: std::mem::take(&mut config.mcp.servers),
+        ..config.mcp.clone()
+    };
     let runtime = Toolplane::new(config)?;
+    let registry = runtime.bridge().registry().clone();
     // Start the zygote now so the first execute_code does not wait for it.
     if let Err(why) = runtime.prestart() {
         return Err(UsageError(format!("cannot start the sandbox: {why}")));
@@ -437,6 +444,17 @@ fn serve_mcp(args: ServeMcpArgs) -> Result<ExitCode, UsageError> {
         .build()
         .map_err(|e| UsageError(format!("cannot start the async runtime: {e}")))?;
     let served = tokio.block_on(async {
+        if !downstream.servers.is_empty() {
+            tokio::spawn(async move {
+                let statuses = crate::mcp::connect_servers(&downstream, &registry).await;
+                for warning in statuses
+                    .iter()
+                    .filter_map(crate::mcp::ServerStatus::warning)
+                {
+                    eprintln!("{warning}");
+                }
+            });
+        }
         match transport {
             Transport::Stdio => {
                 eprintln!("{}", server.policy_line());
