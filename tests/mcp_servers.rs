@@ -434,3 +434,29 @@ async fn serve_mcp_answers_before_slow_servers_are_connected() {
     }
     client.cancel().await.unwrap();
 }
+
+/// A server that dies is reported on the call that finds it dead (a `RuntimeError` naming it) and
+/// restarted on the next call. Both engines.
+#[test]
+fn a_server_that_dies_is_restarted_on_the_next_call() {
+    for isolation in isolations() {
+        let mut config = config_with(&fixture_server(""));
+        config.toolplane.isolation = Some(isolation);
+        let runtime = Toolplane::new(config).unwrap();
+        let (kind, message) = err(runtime.execute("await fx_crash()", None).unwrap());
+        assert_eq!(kind, "RuntimeError", "{isolation:?}: {message}");
+        assert!(
+            message.starts_with("MCP server 'fx' stopped during the call to crash")
+                && message.ends_with("it is restarted on the next call"),
+            "{isolation:?}: {message}"
+        );
+        let back = ok(runtime
+            .execute("return await fx_echo(message='back')", None)
+            .unwrap());
+        assert_eq!(
+            back,
+            json!({"message": "back", "times": 1}),
+            "{isolation:?}"
+        );
+    }
+}

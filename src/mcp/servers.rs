@@ -118,7 +118,7 @@ pub async fn connect_servers(config: &McpConfig, registry: &Registry) -> Vec<Ser
                 name: name.clone(),
                 reason,
             },
-            Ok(Ok((client, tools))) => register(registry, name, server, client, tools),
+            Ok(Ok((client, tools))) => register(registry, name, server, client, tools, limit),
         };
         statuses.push(status);
     }
@@ -131,8 +131,18 @@ fn register(
     config: &McpServerConfig,
     client: Client,
     tools: Vec<Tool>,
+    discovery: Duration,
 ) -> ServerStatus {
-    let client = Arc::new(client);
+    let downstream = Arc::new(Downstream {
+        name: server.to_string(),
+        config: config.clone(),
+        discovery,
+        link: tokio::sync::Mutex::new(Link {
+            client: Some(Arc::new(client)),
+            failures: 0,
+            retry_at: None,
+        }),
+    });
     let timeout = config.timeout.map(Duration::from_secs_f64);
     let mut registered = 0;
     let mut taken: Vec<String> = registry
@@ -157,14 +167,12 @@ fn register(
             alias = numbered;
         }
         taken.push(alias.clone());
-        let handler_client = client.clone();
+        let handler_downstream = downstream.clone();
         let handler_tool = tool_name.clone();
-        let handler_server = server.to_string();
         let capability = Capability::new_async(canonical, move |params| {
-            let client = handler_client.clone();
+            let downstream = handler_downstream.clone();
             let tool = handler_tool.clone();
-            let server = handler_server.clone();
-            async move { call(&client, &server, &tool, params, timeout).await }
+            async move { downstream.call(&tool, params, timeout).await }
         })
         .alias(alias)
         .description(tool.description.as_deref().unwrap_or_default())
@@ -184,45 +192,133 @@ fn register(
     }
 }
 
-async fn call(
-    client: &Client,
-    server: &str,
-    tool: &str,
-    params: Value,
-    timeout: Option<Duration>,
-) -> Result<Value, HostError> {
-    let arguments = match params {
-        Value::Object(map) => map,
-        Value::Null => Map::new(),
-        other => {
-            return Err(HostError::type_error(format!(
-                "mcp:{server}/{tool} takes keyword arguments, got {other}"
+/// One connected server, restarted on the call after it is found dead (with backoff).
+struct Downstream {
+    name: String,
+    config: McpServerConfig,
+    /// How long a restart may take.
+    discovery: Duration,
+    link: tokio::sync::Mutex<Link>,
+}
+
+struct Link {
+    /// The live connection; `None` after it was found dead.
+    client: Option<Arc<Client>>,
+    /// Restarts that failed in a row.
+    failures: u32,
+    /// No restart is tried before this.
+    retry_at: Option<tokio::time::Instant>,
+}
+
+/// The pause before restart attempt `n + 1` after `n` failed ones: 1 s, doubling, at most 30 s.
+fn backoff(failures: u32) -> Duration {
+    Duration::from_secs(1u64 << failures.min(5)).min(Duration::from_secs(30))
+}
+
+impl Downstream {
+    /// The live connection, restarting the server first if it was found dead.
+    async fn client(&self) -> Result<Arc<Client>, HostError> {
+        let mut link = self.link.lock().await;
+        if let Some(client) = &link.client {
+            return Ok(client.clone());
+        }
+        let name = &self.name;
+        if let Some(at) = link.retry_at
+            && tokio::time::Instant::now() < at
+        {
+            let left = at.saturating_duration_since(tokio::time::Instant::now());
+            return Err(HostError::runtime(format!(
+                "MCP server '{name}' is down; the next restart is tried in {:.1}s",
+                left.as_secs_f64()
             )));
         }
-    };
-    let request =
-        client.call_tool(CallToolRequestParams::new(tool.to_string()).with_arguments(arguments));
-    let reply = match timeout {
-        Some(limit) => match tokio::time::timeout(limit, request).await {
-            Ok(reply) => reply,
-            Err(_) => {
-                return Err(HostError::new(
-                    crate::capabilities::BuiltinBase::TimeoutError,
-                    format!(
-                        "mcp:{server}/{tool} did not answer within {}s ([mcp.servers.{server}] timeout)",
-                        limit.as_secs_f64()
-                    ),
-                ));
+        let restarted =
+            match tokio::time::timeout(self.discovery, connect(name, &self.config)).await {
+                Ok(outcome) => outcome,
+                Err(_) => Err(format!(
+                    "no answer within {}s",
+                    self.discovery.as_secs_f64()
+                )),
+            };
+        match restarted {
+            Ok((client, _tools)) => {
+                let client = Arc::new(client);
+                *link = Link {
+                    client: Some(client.clone()),
+                    failures: 0,
+                    retry_at: None,
+                };
+                Ok(client)
             }
-        },
-        None => request.await,
-    };
-    let result = reply.map_err(|e| {
-        HostError::runtime(format!(
-            "MCP server '{server}' failed the call to {tool}: {e}"
-        ))
-    })?;
-    tool_value(result)
+            Err(reason) => {
+                link.retry_at = Some(tokio::time::Instant::now() + backoff(link.failures));
+                link.failures += 1;
+                Err(HostError::runtime(format!(
+                    "MCP server '{name}' is down and could not be restarted: {reason}"
+                )))
+            }
+        }
+    }
+
+    /// Forgets `dead`, if it is still the live connection: the next call restarts the server.
+    async fn lost(&self, dead: &Arc<Client>) {
+        let mut link = self.link.lock().await;
+        if link.client.as_ref().is_some_and(|c| Arc::ptr_eq(c, dead)) {
+            link.client = None;
+        }
+    }
+
+    async fn call(
+        &self,
+        tool: &str,
+        params: Value,
+        timeout: Option<Duration>,
+    ) -> Result<Value, HostError> {
+        let server = &self.name;
+        let arguments = match params {
+            Value::Object(map) => map,
+            Value::Null => Map::new(),
+            other => {
+                return Err(HostError::type_error(format!(
+                    "mcp:{server}/{tool} takes keyword arguments, got {other}"
+                )));
+            }
+        };
+        let client = self.client().await?;
+        let request = client
+            .call_tool(CallToolRequestParams::new(tool.to_string()).with_arguments(arguments));
+        let reply = match timeout {
+            Some(limit) => match tokio::time::timeout(limit, request).await {
+                Ok(reply) => reply,
+                Err(_) => {
+                    return Err(HostError::new(
+                        crate::capabilities::BuiltinBase::TimeoutError,
+                        format!(
+                            "mcp:{server}/{tool} did not answer within {}s ([mcp.servers.{server}] timeout)",
+                            limit.as_secs_f64()
+                        ),
+                    ));
+                }
+            },
+            None => request.await,
+        };
+        match reply {
+            Ok(result) => tool_value(result),
+            // The server answered with a JSON-RPC error: it is alive.
+            Err(rmcp::ServiceError::McpError(error)) => Err(HostError::runtime(format!(
+                "MCP server '{server}' refused the call to {tool}: {}",
+                error.message
+            ))),
+            Err(e) => {
+                self.lost(&client).await;
+                Err(HostError::runtime(format!(
+                    "MCP server '{server}' stopped during the call to {tool} ({}); it is restarted on the \
+                     next call",
+                    one_line(&e.to_string())
+                )))
+            }
+        }
+    }
 }
 
 /// A tool's reply as the snippet's value: `structuredContent` when present (`{"result": v}` is `v`); else each content block
@@ -410,6 +506,12 @@ fn python_identifier(raw: &str) -> String {
 mod tests {
     use super::*;
     use serde_json::json;
+
+    #[test]
+    fn restarts_back_off_from_one_to_thirty_seconds() {
+        let pauses: Vec<u64> = (0..8).map(|n| backoff(n).as_secs()).collect();
+        assert_eq!(pauses, [1, 2, 4, 8, 16, 30, 30, 30]);
+    }
 
     #[test]
     fn aliases_are_python_identifiers_as_the_original_makes_them() {
