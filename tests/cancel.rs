@@ -23,8 +23,13 @@ struct Probe {
 }
 
 fn probe(isolation: Isolation) -> Probe {
+    probe_with(isolation, 120.0, None)
+}
+
+/// [`probe`] with another time limit, and one more tool.
+fn probe_with(isolation: Isolation, timeout_seconds: f64, extra: Option<Capability>) -> Probe {
     let mut config = config_for(isolation);
-    config.limits.timeout_seconds = 120.0;
+    config.limits.timeout_seconds = timeout_seconds;
     let (tell, started) = mpsc::channel();
     let tell = std::sync::Mutex::new(tell);
     let ticks = Arc::new(AtomicUsize::new(0));
@@ -44,9 +49,13 @@ fn probe(isolation: Isolation) -> Probe {
             })
             .alias("tick"),
         )
-        .tool(Capability::new_async("probe/never", |_| std::future::pending()).alias("never"))
-        .build()
-        .unwrap();
+        .tool(Capability::new_async("probe/never", |_| std::future::pending()).alias("never"));
+    let runtime = match extra {
+        Some(tool) => runtime.tool(tool),
+        None => runtime,
+    }
+    .build()
+    .unwrap();
     Probe {
         runtime,
         started: std::sync::Mutex::new(started),
@@ -242,44 +251,34 @@ fn a_run_that_ends_drops_its_pending_tool_calls() {
         for cancel in [true, false] {
             let dropped = Arc::new(std::sync::atomic::AtomicBool::new(false));
             let flag = dropped.clone();
-            let mut config = config_for(isolation);
-            config.limits.timeout_seconds = if cancel { 120.0 } else { 1.0 };
-            let (tell, started) = mpsc::channel();
-            let tell = std::sync::Mutex::new(tell);
-            let runtime = Toolplane::builder()
-                .config(config)
-                .tool(
-                    Capability::new("probe/started", move |_| {
-                        let _ = tell.lock().unwrap().send(());
-                        Ok(Value::Null)
-                    })
-                    .alias("started"),
-                )
-                .tool(
-                    Capability::new_async("probe/hold", move |_| {
-                        let guard = SetOnDrop(flag.clone());
-                        async move {
-                            let _guard = guard;
-                            std::future::pending::<Result<Value, toolplane::HostError>>().await
-                        }
-                    })
-                    .alias("hold"),
-                )
-                .build()
-                .unwrap();
+            let hold = Capability::new_async("probe/hold", move |_| {
+                let guard = SetOnDrop(flag.clone());
+                async move {
+                    let _guard = guard;
+                    std::future::pending::<Result<Value, toolplane::HostError>>().await
+                }
+            })
+            .alias("hold");
+            let probe = probe_with(isolation, if cancel { 120.0 } else { 1.0 }, Some(hold));
             let token = CancelToken::new();
             let result = std::thread::scope(|scope| {
                 if cancel {
                     let canceller = token.clone();
+                    let started = &probe.started;
                     scope.spawn(move || {
-                        if started.recv_timeout(Duration::from_secs(60)).is_ok() {
+                        let started = started
+                            .lock()
+                            .unwrap()
+                            .recv_timeout(Duration::from_secs(60));
+                        if started.is_ok() {
                             // The call is made right after started() returns.
                             std::thread::sleep(Duration::from_millis(200));
                             canceller.cancel();
                         }
                     });
                 }
-                runtime
+                probe
+                    .runtime
                     .execute_cancellable("await started()\nawait hold()", None, &token)
                     .unwrap()
             });
