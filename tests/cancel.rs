@@ -83,9 +83,18 @@ impl Probe {
     }
 }
 
-/// Runs `code` with a token cancelled as soon as the snippet calls `started()`.
+/// Runs `run` with a token cancelled as soon as the snippet calls `started()`.
 fn run_and_cancel(
     probe: &Probe,
+    run: impl FnOnce(&CancelToken) -> toolplane::ExecutionResult,
+) -> toolplane::ExecutionResult {
+    run_and_cancel_after(probe, Duration::ZERO, run)
+}
+
+/// [`run_and_cancel`], cancelling `delay` after `started()`.
+fn run_and_cancel_after(
+    probe: &Probe,
+    delay: Duration,
     run: impl FnOnce(&CancelToken) -> toolplane::ExecutionResult,
 ) -> toolplane::ExecutionResult {
     let token = CancelToken::new();
@@ -98,6 +107,7 @@ fn run_and_cancel(
                 .unwrap()
                 .recv_timeout(Duration::from_secs(60));
             if started.is_ok() {
+                std::thread::sleep(delay);
                 canceller.cancel();
             }
         });
@@ -260,28 +270,18 @@ fn a_run_that_ends_drops_its_pending_tool_calls() {
             })
             .alias("hold");
             let probe = probe_with(isolation, if cancel { 120.0 } else { 1.0 }, Some(hold));
-            let token = CancelToken::new();
-            let result = std::thread::scope(|scope| {
-                if cancel {
-                    let canceller = token.clone();
-                    let started = &probe.started;
-                    scope.spawn(move || {
-                        let started = started
-                            .lock()
-                            .unwrap()
-                            .recv_timeout(Duration::from_secs(60));
-                        if started.is_ok() {
-                            // The call is made right after started() returns.
-                            std::thread::sleep(Duration::from_millis(200));
-                            canceller.cancel();
-                        }
-                    });
-                }
-                probe
-                    .runtime
-                    .execute_cancellable("await started()\nawait hold()", None, &token)
-                    .unwrap()
-            });
+            let code = "await started()\nawait hold()";
+            let result = if cancel {
+                // The call is made right after started() returns.
+                run_and_cancel_after(&probe, Duration::from_millis(200), |token| {
+                    probe
+                        .runtime
+                        .execute_cancellable(code, None, token)
+                        .unwrap()
+                })
+            } else {
+                probe.runtime.execute(code, None).unwrap()
+            };
             let (error_type, _) = err(result);
             let expected = if cancel {
                 "CancelledError"

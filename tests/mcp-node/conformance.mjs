@@ -3,9 +3,11 @@
 // `toolplane serve mcp --transport http`. Fails if any scenario fails.
 //
 //   node tests/mcp-node/conformance.mjs target/release/toolplane      (CI: .ci/run)
-import { spawn, spawnSync } from "node:child_process";
+import { spawnSync } from "node:child_process";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
+
+import { startHttpServer } from "./http_server.mjs";
 
 const SCENARIOS = [
   "server-initialize",
@@ -23,20 +25,9 @@ const binary = process.argv[2];
 if (!binary) throw new Error("usage: node conformance.mjs PATH/TO/toolplane");
 const suite = join(dirname(fileURLToPath(import.meta.url)), "node_modules", ".bin", "conformance");
 
-const server = spawn(binary, ["serve", "mcp", "--transport", "http", "--port", "0"], {
-  stdio: ["ignore", "ignore", "pipe"],
-});
+const { server, url } = await startHttpServer(binary);
 let failed = [];
 try {
-  const url = await new Promise((resolve, reject) => {
-    let seen = "";
-    server.stderr.on("data", (chunk) => {
-      seen += chunk;
-      const found = seen.match(/listen=(http:\/\/\S+)/);
-      if (found) resolve(found[1]);
-    });
-    server.on("exit", (code) => reject(new Error(`server exited (${code}): ${seen}`)));
-  });
   for (const scenario of SCENARIOS) {
     const run = spawnSync(suite, ["server", "--url", url, "--scenario", scenario], {
       encoding: "utf8",

@@ -4,7 +4,6 @@
 // get 403, and 50 concurrent calls all come back right.
 //
 //   node tests/mcp-node/ts_client.mjs target/release/toolplane      (CI: .ci/run)
-import { spawn } from "node:child_process";
 import { mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -12,6 +11,8 @@ import { join } from "node:path";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
+
+import { startHttpServer } from "./http_server.mjs";
 
 const binary = process.argv[2];
 if (!binary) throw new Error("usage: node ts_client.mjs PATH/TO/toolplane");
@@ -127,19 +128,8 @@ async function overStdio(isolation) {
 }
 
 async function overHttp() {
-  const server = spawn(binary, ["serve", "mcp", "--transport", "http", "--port", "0", "--config", config], {
-    stdio: ["ignore", "ignore", "pipe"],
-  });
+  const { server, url } = await startHttpServer(binary, ["--config", config]);
   try {
-    const url = await new Promise((resolve, reject) => {
-      let seen = "";
-      server.stderr.on("data", (chunk) => {
-        seen += chunk;
-        const found = seen.match(/listen=(http:\/\/\S+)/);
-        if (found) resolve(found[1]);
-      });
-      server.on("exit", (code) => reject(new Error(`server exited (${code}): ${seen}`)));
-    });
     const client = new Client({ name: "toolplane-ts-test", version: "1.0.0" });
     await client.connect(new StreamableHTTPClientTransport(new URL(url)));
     await badArguments(client, "http");
