@@ -289,10 +289,15 @@ fn run(args: RunArgs) -> Result<ExitCode, UsageError> {
     let mut failed = false;
     let stdout = std::io::stdout();
     for (code, file) in snippets.iter().zip(&args.files) {
-        let mut result = match &session {
-            Some(session) => session.execute(code, Some(inputs.clone()))?,
-            None => runtime.execute(code, Some(inputs.clone()))?,
+        let result = match &session {
+            Some(session) => session.execute(code, Some(inputs.clone())),
+            None => runtime.execute(code, Some(inputs.clone())),
         };
+        // A run broken by the signal thread's shutdown must not print its crash or exit with its
+        // own status: the signal thread exits with the signal's.
+        #[cfg(unix)]
+        park_if_ending_on_signal();
+        let mut result = result?;
         name_the_file(&mut result, file);
         failed |= !result.ok();
         let mut out = stdout.lock();
@@ -377,6 +382,18 @@ fn block_exit_signals() -> nix::sys::signal::SigSet {
     set
 }
 
+/// Set by the signal thread before it stops the workers, which breaks the run in progress.
+#[cfg(unix)]
+static ENDING_ON_SIGNAL: std::sync::atomic::AtomicBool = std::sync::atomic::AtomicBool::new(false);
+
+/// Waits for the signal thread to exit the process once it has taken a signal.
+#[cfg(unix)]
+fn park_if_ending_on_signal() {
+    while ENDING_ON_SIGNAL.load(std::sync::atomic::Ordering::SeqCst) {
+        std::thread::park();
+    }
+}
+
 /// A thread that takes the blocked exit signals: it removes the artifact directory, stops the worker
 /// processes and exits with the shell's status for the signal (130, 143, 129). A default-action death
 /// would leave the artifacts' bytes in `$TMPDIR` and a running worker behind.
@@ -386,6 +403,7 @@ fn end_on_signals(signals: nix::sys::signal::SigSet, runtime: std::sync::Arc<Too
         .name("toolplane-signals".into())
         .spawn(move || {
             if let Ok(signal) = signals.wait() {
+                ENDING_ON_SIGNAL.store(true, std::sync::atomic::Ordering::SeqCst);
                 runtime.shutdown();
                 let _ = std::io::stdout().flush();
                 std::process::exit(128 + signal as i32);
