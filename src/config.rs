@@ -126,7 +126,8 @@ pub struct McpServerConfig {
     pub headers: BTreeMap<String, String>,
     /// Seconds one call may take (never more than the run's own time limit).
     pub timeout: Option<f64>,
-    /// `"oauth"` is not supported yet (an error says so).
+    /// A bearer token for an HTTP server, sent as `Authorization: Bearer …`: `env://VAR` (as the
+    /// original's) or the token. `"oauth"` is not supported yet (an error says so).
     pub auth: Option<String>,
     /// `"stdio"`, `"http"` or `"streamable-http"`: implied by `command` or `url` when absent.
     pub transport: Option<String>,
@@ -648,14 +649,32 @@ impl McpServerConfig {
                 );
             }
         }
-        if let Some(auth) = &self.auth {
-            return error(
-                "auth",
-                format!(
-                    "auth = '{auth}' is not supported yet in toolplane (Rust); pass a token in \
-                     headers, e.g. Authorization = \"env://API_TOKEN\""
-                ),
-            );
+        match self.auth.as_deref() {
+            None => {}
+            Some(_) if self.url.is_none() => {
+                return error("auth", "auth is for HTTP servers (with url)".into());
+            }
+            Some("oauth") => {
+                return error(
+                    "auth",
+                    "auth = 'oauth' is not supported yet in toolplane (Rust); pass a token: \
+                     auth = \"env://API_TOKEN\" (sent as a bearer token) or a header, e.g. \
+                     Authorization = \"env://API_TOKEN\""
+                        .into(),
+                );
+            }
+            Some(auth) if auth.starts_with("keyring://") => {
+                return error(
+                    "auth",
+                    "keyring:// references are not supported; use env://VAR (read from the \
+                     host's environment when the server is connected)"
+                        .into(),
+                );
+            }
+            Some("" | "env://") => {
+                return error("auth", "needs a token, or env://VAR".into());
+            }
+            Some(_) => {}
         }
         if let Some(timeout) = self.timeout
             && !(timeout.is_finite() && timeout > 0.0)
@@ -738,6 +757,12 @@ max_memory_mb = 512
 max_output_bytes = 10485760      # 10 MiB of stdout + stderr
 max_recursion_depth = 1000
 max_snippet_bytes = 1048576      # 1 MiB of source
+
+# MCP servers whose tools snippets call. Add them with: toolplane mcp add <name> --url <url>
+#   or: toolplane mcp add <name> -- <command> <args>...    (toolplane mcp import: from other clients)
+# [mcp.servers.context7]
+# url = "https://mcp.context7.com/mcp"
+# Inspect: toolplane config check / toolplane doctor / toolplane mcp list / toolplane mcp status
 "#;
 
 #[cfg(test)]

@@ -272,6 +272,46 @@ fn an_http_server_is_reached_by_url() {
     let _ = server.wait();
 }
 
+/// `auth` is sent as `Authorization: Bearer <token>`, as the original sends it (`env://VAR` resolves
+/// as in headers); the token shows nowhere in the status.
+#[test]
+fn auth_is_sent_as_a_bearer_token() {
+    use std::io::{BufRead as _, Write as _};
+    let listener = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
+    let port = listener.local_addr().unwrap().port();
+    let seen = std::thread::spawn(move || {
+        let (stream, _) = listener.accept().unwrap();
+        let mut reader = std::io::BufReader::new(stream.try_clone().unwrap());
+        let mut headers = Vec::new();
+        loop {
+            let mut line = String::new();
+            if reader.read_line(&mut line).unwrap() == 0 || line == "\r\n" {
+                break;
+            }
+            headers.push(line.trim_end().to_lowercase());
+        }
+        let mut stream = stream;
+        let _ = stream.write_all(
+            b"HTTP/1.1 401 Unauthorized\r\ncontent-length: 0\r\nconnection: close\r\n\r\n",
+        );
+        headers
+    });
+    let runtime = Toolplane::new(config_with(&format!(
+        "[mcp.servers.guarded]\nurl = \"http://127.0.0.1:{port}/mcp\"\nauth = \"s3cret-token\"\n"
+    )))
+    .unwrap();
+    let headers = seen.join().unwrap();
+    assert!(
+        headers.contains(&"authorization: bearer s3cret-token".to_string()),
+        "{headers:?}"
+    );
+    let status = format!("{:?}", runtime.mcp_servers());
+    assert!(
+        status.contains("Unavailable") && !status.contains("s3cret"),
+        "{status}"
+    );
+}
+
 #[test]
 fn server_config_errors_name_the_key() {
     for (toml, key, says) in [
@@ -304,6 +344,16 @@ fn server_config_errors_name_the_key() {
             "[mcp.servers.x]\nurl = \"http://h/mcp\"\nheaders = { A = \"keyring://svc/key\" }\n",
             "mcp.servers.x.headers.A",
             "use env://VAR",
+        ),
+        (
+            "[mcp.servers.x]\nurl = \"http://h/mcp\"\nauth = \"keyring://svc/key\"\n",
+            "mcp.servers.x.auth",
+            "use env://VAR",
+        ),
+        (
+            "[mcp.servers.x]\ncommand = \"a\"\nauth = \"env://T\"\n",
+            "mcp.servers.x.auth",
+            "HTTP servers",
         ),
         (
             "[mcp.servers.x]\ncommand = \"a\"\ntimeout = 0\n",

@@ -8,6 +8,7 @@ use clap::{Parser, Subcommand};
 
 use crate::{Config, Isolation, Toolplane};
 
+mod mcp;
 mod repl;
 
 /// Exit status: a snippet raised.
@@ -62,6 +63,11 @@ enum Command {
         /// Where snippets run (overrides TOOLPLANE_ISOLATION and [toolplane] isolation; default: process).
         #[arg(long, value_parser = ["process", "in-process"])]
         isolation: Option<String>,
+    },
+    /// Manage the MCP servers whose tools snippets call ([mcp.servers.*] of toolplane.toml).
+    Mcp {
+        #[command(subcommand)]
+        command: mcp::McpCommand,
     },
     /// Serve toolplane to agents.
     Serve {
@@ -179,6 +185,7 @@ pub fn main() -> ExitCode {
         Command::Serve {
             command: ServeCommand::Mcp(args),
         } => serve_mcp(args),
+        Command::Mcp { command } => mcp::main(command),
         Command::Repl {
             config,
             fresh,

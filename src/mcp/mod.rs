@@ -47,7 +47,9 @@ use crate::config::Config;
 use crate::{Session, Toolplane};
 
 pub use http::{DEFAULT_HTTP_PORT, MCP_PATH};
-pub use servers::{ServerStatus, connect_servers, connect_servers_blocking};
+pub use servers::{
+    Probe, ServerStatus, connect_servers, connect_servers_blocking, probe_servers_blocking,
+};
 use text::Live;
 
 /// URI of the namespace manifest.

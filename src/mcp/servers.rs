@@ -83,6 +83,77 @@ pub fn connect_servers_blocking(config: &McpConfig, registry: &Arc<Registry>) ->
     .unwrap_or_default()
 }
 
+/// What connecting to one server for a look (`toolplane mcp status`) found.
+#[derive(Debug, Clone, PartialEq, Eq)]
+#[non_exhaustive]
+pub enum Probe {
+    /// It answered `initialize` and `tools/list` with this many tools.
+    Ok {
+        /// How many tools it offers.
+        tools: usize,
+    },
+    /// It did not answer within the limit.
+    TimedOut,
+    /// It could not be started or reached, or it failed: why, in one line.
+    Failed(String),
+}
+
+/// Connects to each of `servers` concurrently, each within `limit`, lists its tools and disconnects
+/// (a stdio server is stopped): nothing is registered. Results are in `servers`' order.
+///
+/// ```no_run
+/// use std::collections::BTreeMap;
+/// use std::time::Duration;
+/// use toolplane::config::McpServerConfig;
+/// use toolplane::mcp::{Probe, probe_servers_blocking};
+///
+/// let mut servers = BTreeMap::new();
+/// servers.insert(
+///     "time".to_string(),
+///     McpServerConfig { command: Some("uvx".into()), args: vec!["mcp-server-time".into()], ..Default::default() },
+/// );
+/// for (name, probe) in probe_servers_blocking(&servers, Duration::from_secs(5)) {
+///     println!("{name}: {probe:?}");
+/// }
+/// ```
+pub fn probe_servers_blocking(
+    servers: &BTreeMap<String, McpServerConfig>,
+    limit: Duration,
+) -> Vec<(String, Probe)> {
+    let runtime = crate::capabilities::own_runtime();
+    let servers = servers.clone();
+    std::thread::spawn(move || {
+        runtime.block_on(async move {
+            let probes: Vec<_> = servers
+                .into_iter()
+                .map(|(name, server)| {
+                    tokio::spawn(async move {
+                        let probe = match tokio::time::timeout(limit, connect(&name, &server)).await
+                        {
+                            Err(_) => Probe::TimedOut,
+                            Ok(Err(reason)) => Probe::Failed(reason),
+                            Ok(Ok((client, tools))) => {
+                                let _ = client.cancel().await;
+                                Probe::Ok { tools: tools.len() }
+                            }
+                        };
+                        (name, probe)
+                    })
+                })
+                .collect();
+            let mut found = Vec::new();
+            for probe in probes {
+                if let Ok(probe) = probe.await {
+                    found.push(probe);
+                }
+            }
+            found
+        })
+    })
+    .join()
+    .unwrap_or_default()
+}
+
 /// Connects every server of `config` concurrently, each within `discovery_timeout_seconds`, and
 /// registers its tools in `registry`. A server that fails is skipped: its status says why. Must run
 /// on a tokio runtime that outlives the capabilities (the connections' tasks run on it).
@@ -430,6 +501,11 @@ async fn connect_http(url: &str, server: &McpServerConfig) -> Result<Client, Str
     }
     let mut config = StreamableHttpClientTransportConfig::with_uri(url.to_string());
     config.custom_headers = headers;
+    if let Some(auth) = &server.auth {
+        let token = BTreeMap::from([(String::new(), auth.clone())]);
+        let resolved = resolve_secrets("auth", &token)?;
+        config.auth_header = resolved.into_iter().next().map(|(_, token)| token);
+    }
     let transport = StreamableHttpClientTransport::from_config(config);
     ().serve(transport)
         .await
@@ -447,7 +523,14 @@ fn resolve_secrets(
         .map(|(key, value)| match value.strip_prefix("env://") {
             Some(var) => std::env::var(var)
                 .map(|resolved| (key.clone(), resolved))
-                .map_err(|_| format!("{field}.{key}: environment variable {var} is not set")),
+                .map_err(|_| {
+                    let at = if key.is_empty() {
+                        field.to_string()
+                    } else {
+                        format!("{field}.{key}")
+                    };
+                    format!("{at}: environment variable {var} is not set")
+                }),
             None => Ok((key.clone(), value.clone())),
         })
         .collect()

@@ -1,0 +1,672 @@
+//! `toolplane mcp import`: MCP servers from other clients' configs (Claude Desktop, Claude Code,
+//! Cursor, Codex, or a file) into `[mcp.servers.*]`. The sources are only read. What looks like a
+//! secret is never copied as a literal: it becomes `env://VAR` (a host variable that holds the same
+//! value, or a named one to set), unless `--plaintext`. Source values that already are secret
+//! references are refused, as the original refuses them: a hostile checked-in `.mcp.json` must not
+//! choose which local secret is sent to which server.
+
+use std::path::{Path, PathBuf};
+use std::process::ExitCode;
+
+use serde_json::{Map, Value};
+use toml_edit::{InlineTable, Table, value};
+
+use super::{
+    DEFAULT_CONFIG, UsageError, check_server, insert_server, read_document, servers_table,
+    write_atomic,
+};
+
+#[derive(clap::Args, Debug)]
+pub(crate) struct ImportArgs {
+    /// Where to import from: claude (Claude Code: ~/.claude.json and ./.mcp.json), claude-desktop,
+    /// cursor (~/.cursor/mcp.json and ./.cursor/mcp.json), codex (~/.codex/config.toml), or the path
+    /// of a JSON file with "mcpServers" (or a Codex TOML). Default: every client config found.
+    #[arg(long = "from", value_name = "SOURCE")]
+    source: Option<String>,
+    /// Path to a toolplane TOML config file.
+    #[arg(long, default_value = DEFAULT_CONFIG)]
+    config: PathBuf,
+    /// Write the servers shown (without it, nothing is written).
+    #[arg(long, conflicts_with = "dry_run")]
+    yes: bool,
+    /// Show what would be imported without writing (the default).
+    #[arg(long)]
+    dry_run: bool,
+    /// Replace servers already configured under the same name.
+    #[arg(long)]
+    force: bool,
+    /// Copy values that look like secrets as they are, instead of as env:// references.
+    #[arg(long)]
+    plaintext: bool,
+}
+
+/// One server entry found in a client's config.
+struct Found {
+    name: String,
+    /// Which file (and scope) it came from.
+    source: String,
+    entry: Map<String, Value>,
+    /// Why it is skipped even so (disabled in its client).
+    disabled: Option<String>,
+}
+
+/// One server ready to be written, and what the user must know about it.
+struct Planned {
+    name: String,
+    source: String,
+    table: Table,
+    summary: String,
+    notes: Vec<String>,
+    next_steps: Vec<String>,
+}
+
+pub(crate) fn main(args: ImportArgs) -> Result<ExitCode, UsageError> {
+    let home = std::env::var_os("HOME")
+        .map(PathBuf::from)
+        .ok_or_else(|| UsageError("HOME is not set: cannot find client configs".into()))?;
+    let project = std::env::current_dir()
+        .map_err(|e| UsageError(format!("cannot read the current directory: {e}")))?;
+    let label = args.source.as_deref().unwrap_or("any known client");
+    let found = match args.source.as_deref() {
+        Some(source) => discover(source, &home, &project)?,
+        None => {
+            let mut all = Vec::new();
+            for source in ["claude-desktop", "claude", "cursor", "codex"] {
+                // A client that is not installed has no config: not an error when none was named.
+                if let Ok(found) = discover(source, &home, &project) {
+                    all.extend(found);
+                }
+            }
+            all
+        }
+    };
+    let write = args.yes;
+    let mut document = read_document(&args.config)?;
+    let mut imported: Vec<Planned> = Vec::new();
+    let mut skipped: Vec<(String, String, String)> = Vec::new();
+    let mut seen: Vec<(String, String)> = Vec::new();
+    for raw in found {
+        let Some(name) = sanitize_name(&raw.name) else {
+            skipped.push((
+                printable(&raw.name),
+                raw.source,
+                "name has no usable characters".into(),
+            ));
+            continue;
+        };
+        if let Some((_, first)) = seen.iter().find(|(n, _)| *n == name) {
+            let reason = format!("shadowed by the same name from {first}");
+            skipped.push((name, raw.source, reason));
+            continue;
+        }
+        seen.push((name.clone(), raw.source.clone()));
+        if let Some(reason) = raw.disabled {
+            skipped.push((name, raw.source, reason));
+            continue;
+        }
+        if servers_table(&mut document)?.contains_key(&name) && !args.force {
+            let reason = "already configured (--force to replace)".to_string();
+            skipped.push((name, raw.source, reason));
+            continue;
+        }
+        match convert(&name, &raw, args.plaintext) {
+            Ok(mut planned) => {
+                if name != raw.name {
+                    planned.notes.push(format!(
+                        "renamed from '{}' (invalid characters)",
+                        printable(&raw.name)
+                    ));
+                }
+                insert_server(&mut document, &name, planned.table.clone())?;
+                imported.push(planned);
+            }
+            Err(reason) => skipped.push((name, raw.source, reason)),
+        }
+    }
+    if imported.is_empty() && skipped.is_empty() {
+        println!("No MCP servers found to import from {label}.");
+        return Ok(ExitCode::SUCCESS);
+    }
+    if write && !imported.is_empty() {
+        write_atomic(&args.config, &document.to_string())?;
+    }
+    print!("{}", report(&imported, &skipped, write, &args));
+    Ok(ExitCode::SUCCESS)
+}
+
+fn report(
+    imported: &[Planned],
+    skipped: &[(String, String, String)],
+    written: bool,
+    args: &ImportArgs,
+) -> String {
+    let config = &args.config;
+    let mut lines = Vec::new();
+    let verb = if written { "imported" } else { "would import" };
+    for planned in imported {
+        lines.push(format!(
+            "{verb} {} ({}) -> {}",
+            planned.name, planned.source, planned.summary
+        ));
+        lines.extend(planned.notes.iter().map(|note| format!("  note: {note}")));
+    }
+    for (name, source, reason) in skipped {
+        lines.push(format!("skipped {name} ({source}): {reason}"));
+    }
+    let steps: Vec<&String> = imported.iter().flat_map(|p| &p.next_steps).collect();
+    if !steps.is_empty() {
+        lines.push("next steps:".into());
+        lines.extend(steps.iter().map(|step| format!("  {step}")));
+    }
+    let notes: usize = imported.iter().map(|p| p.notes.len()).sum();
+    lines.push(format!(
+        "summary: {}imported {}, skipped {}, notes {notes}",
+        if written { "" } else { "(dry-run) " },
+        imported.len(),
+        skipped.len()
+    ));
+    if written && !imported.is_empty() {
+        lines.push(format!("wrote {}", config.display()));
+    } else if !imported.is_empty() {
+        let mut again = String::from("toolplane mcp import");
+        if let Some(source) = &args.source {
+            again.push_str(&format!(" --from {source}"));
+        }
+        if config != Path::new(DEFAULT_CONFIG) {
+            again.push_str(&format!(" --config {}", config.display()));
+        }
+        for (flag, on) in [(" --force", args.force), (" --plaintext", args.plaintext)] {
+            if on {
+                again.push_str(flag);
+            }
+        }
+        lines.push(format!("nothing written; to write it: {again} --yes"));
+    }
+    lines.join("\n") + "\n"
+}
+
+/// The servers of one source, most specific scope first (the first of a name wins).
+fn discover(source: &str, home: &Path, project: &Path) -> Result<Vec<Found>, UsageError> {
+    match source {
+        "claude" => claude_code(home, project),
+        "claude-desktop" => {
+            let path = claude_desktop_path(home);
+            if !path.exists() {
+                return Err(UsageError(format!(
+                    "no Claude Desktop config found (looked for {})",
+                    path.display()
+                )));
+            }
+            let label = format!("claude desktop ({})", path.display());
+            Ok(servers_of(read_json(&path)?.get("mcpServers"), &label))
+        }
+        "cursor" => {
+            let user = home.join(".cursor/mcp.json");
+            let local = project.join(".cursor/mcp.json");
+            if !user.exists() && !local.exists() {
+                return Err(UsageError(format!(
+                    "no Cursor config found (looked for {} and {})",
+                    user.display(),
+                    local.display()
+                )));
+            }
+            let mut found = Vec::new();
+            for (path, scope) in [(&local, "project"), (&user, "user")] {
+                if path.exists() {
+                    let label = format!("cursor {scope} ({})", path.display());
+                    found.extend(servers_of(read_json(path)?.get("mcpServers"), &label));
+                }
+            }
+            Ok(found)
+        }
+        "codex" => {
+            let path = home.join(".codex/config.toml");
+            if !path.exists() {
+                return Err(UsageError(format!(
+                    "no Codex config found (looked for {})",
+                    path.display()
+                )));
+            }
+            codex(&path)
+        }
+        file => {
+            let path = Path::new(file);
+            if !path.is_file() {
+                return Err(UsageError(format!(
+                    "Unknown import source: '{file}' (claude, claude-desktop, cursor, codex, or the path of a config file)"
+                )));
+            }
+            if path.extension().is_some_and(|e| e == "toml") {
+                return codex(path);
+            }
+            let data = read_json(path)?;
+            // VS Code's mcp.json calls them "servers".
+            let servers = data.get("mcpServers").or_else(|| data.get("servers"));
+            Ok(servers_of(servers, &path.display().to_string()))
+        }
+    }
+}
+
+fn claude_desktop_path(home: &Path) -> PathBuf {
+    if cfg!(target_os = "macos") {
+        home.join("Library/Application Support/Claude/claude_desktop_config.json")
+    } else {
+        std::env::var_os("XDG_CONFIG_HOME")
+            .map(PathBuf::from)
+            .filter(|p| p.is_absolute())
+            .unwrap_or_else(|| home.join(".config"))
+            .join("Claude/claude_desktop_config.json")
+    }
+}
+
+/// Claude Code: this project's scope in `~/.claude.json`, then `./.mcp.json` (less the servers the
+/// project disabled), then the user scope.
+fn claude_code(home: &Path, project: &Path) -> Result<Vec<Found>, UsageError> {
+    let claude_json = home.join(".claude.json");
+    let mcp_json = project.join(".mcp.json");
+    if !claude_json.exists() && !mcp_json.exists() {
+        return Err(UsageError(format!(
+            "no Claude Code config found (looked for {} and {})",
+            claude_json.display(),
+            mcp_json.display()
+        )));
+    }
+    let mut found = Vec::new();
+    let mut data = Map::new();
+    let mut disabled: Vec<String> = Vec::new();
+    if claude_json.exists() {
+        data = read_json(&claude_json)?;
+        let target = project.canonicalize().unwrap_or_else(|_| project.into());
+        let entry = data
+            .get("projects")
+            .and_then(Value::as_object)
+            .and_then(|projects| {
+                projects.iter().find_map(|(key, entry)| {
+                    (Path::new(key).canonicalize().ok()? == target).then_some(entry)
+                })
+            });
+        if let Some(entry) = entry {
+            let label = format!("claude project scope ({})", claude_json.display());
+            found.extend(servers_of(entry.get("mcpServers"), &label));
+            disabled = entry
+                .get("disabledMcpjsonServers")
+                .and_then(Value::as_array)
+                .map(|names| {
+                    names
+                        .iter()
+                        .filter_map(|n| n.as_str().map(str::to_string))
+                        .collect()
+                })
+                .unwrap_or_default();
+        }
+    }
+    if mcp_json.exists() {
+        let label = format!("claude project file ({})", mcp_json.display());
+        for mut raw in servers_of(read_json(&mcp_json)?.get("mcpServers"), &label) {
+            if disabled.contains(&raw.name) {
+                raw.disabled = Some("disabled in Claude Code for this project".into());
+            }
+            found.push(raw);
+        }
+    }
+    let label = format!("claude user scope ({})", claude_json.display());
+    found.extend(servers_of(data.get("mcpServers"), &label));
+    Ok(found)
+}
+
+fn codex(path: &Path) -> Result<Vec<Found>, UsageError> {
+    let text = std::fs::read_to_string(path)
+        .map_err(|e| UsageError(format!("could not read {}: {e}", path.display())))?;
+    let data: toml::Table = text
+        .parse()
+        .map_err(|e| UsageError(format!("could not read {}: {e}", path.display())))?;
+    let servers = data
+        .get("mcp_servers")
+        .map(|v| serde_json::to_value(v).unwrap_or_default());
+    let mut found = servers_of(servers.as_ref(), &format!("codex ({})", path.display()));
+    for raw in &mut found {
+        if raw.entry.get("enabled") == Some(&Value::Bool(false)) {
+            raw.disabled = Some("disabled in Codex config".into());
+        }
+    }
+    Ok(found)
+}
+
+fn read_json(path: &Path) -> Result<Map<String, Value>, UsageError> {
+    let text = std::fs::read_to_string(path)
+        .map_err(|e| UsageError(format!("could not read {}: {e}", path.display())))?;
+    match serde_json::from_str(&text) {
+        Ok(Value::Object(map)) => Ok(map),
+        Ok(_) => Err(UsageError(format!(
+            "{} is not a JSON object",
+            path.display()
+        ))),
+        Err(e) => Err(UsageError(format!(
+            "could not read {}: {e}",
+            path.display()
+        ))),
+    }
+}
+
+fn servers_of(servers: Option<&Value>, source: &str) -> Vec<Found> {
+    let Some(servers) = servers.and_then(Value::as_object) else {
+        return Vec::new();
+    };
+    servers
+        .iter()
+        .filter_map(|(name, entry)| {
+            let entry = entry.as_object()?.clone();
+            let disabled = (entry.get("disabled") == Some(&Value::Bool(true)))
+                .then(|| "disabled in its client".to_string());
+            Some(Found {
+                name: name.clone(),
+                source: source.to_string(),
+                entry,
+                disabled,
+            })
+        })
+        .collect()
+}
+
+/// Keys the clients write that have a meaning here, or none worth a note.
+const KNOWN_KEYS: &[&str] = &[
+    "type",
+    "transport",
+    "command",
+    "args",
+    "env",
+    "cwd",
+    "url",
+    "headers",
+    "http_headers",
+    "env_http_headers",
+    "bearer_token",
+    "bearer_token_env_var",
+    "enabled",
+    "disabled",
+];
+
+fn convert(name: &str, raw: &Found, plaintext: bool) -> Result<Planned, String> {
+    refuse_references(&raw.entry, "")?;
+    let entry = &raw.entry;
+    let mut planned = Planned {
+        name: name.to_string(),
+        source: raw.source.clone(),
+        table: Table::new(),
+        summary: String::new(),
+        notes: Vec::new(),
+        next_steps: Vec::new(),
+    };
+    for key in entry.keys() {
+        if !KNOWN_KEYS.contains(&key.as_str()) {
+            planned.notes.push(format!(
+                "dropped '{}' (no toolplane equivalent)",
+                printable(key)
+            ));
+        }
+    }
+    let text = |key: &str| entry.get(key).and_then(Value::as_str).map(str::trim);
+    let table = &mut planned.table;
+    if let Some(url) = text("url").filter(|u| !u.is_empty()) {
+        let transport = text("type").or(text("transport"));
+        if matches!(transport, Some("sse")) {
+            return Err(
+                "its transport is SSE, which toolplane cannot connect to (streamable HTTP only)"
+                    .into(),
+            );
+        }
+        table["url"] = value(url);
+        let mut headers = Map::new();
+        for key in ["headers", "http_headers"] {
+            if let Some(map) = entry.get(key).and_then(Value::as_object) {
+                headers.extend(map.clone());
+            }
+        }
+        // Codex: header name -> the name of the variable that holds its value.
+        if let Some(map) = entry.get("env_http_headers").and_then(Value::as_object) {
+            for (header, var) in map {
+                if let Some(var) = var.as_str() {
+                    headers.insert(header.clone(), Value::String(format!("env://{var}")));
+                }
+            }
+        }
+        if let Some(var) = text("bearer_token_env_var").filter(|v| !v.is_empty()) {
+            table["auth"] = value(format!("env://{var}"));
+            planned.notes.push(format!(
+                "bearer_token_env_var: wrote auth = env://{var} (sent as a Bearer token)"
+            ));
+        } else if let Some(token) = text("bearer_token").filter(|t| !t.is_empty()) {
+            let token = Map::from_iter([("auth".to_string(), Value::String(token.into()))]);
+            let inline = referenced(name, &token, true, plaintext, &mut planned)?;
+            if let Some(auth) = inline.get("auth") {
+                planned.table["auth"] = value(auth.clone());
+            }
+        }
+        if !headers.is_empty() {
+            // Every header of a remote server is taken for a credential: names do not tell.
+            let inline = referenced(name, &headers, true, plaintext, &mut planned)?;
+            planned.table["headers"] = value(inline);
+        }
+        planned.summary = format!("url={}", printable(url));
+    } else if let Some(command) = text("command").filter(|c| !c.is_empty()) {
+        table["command"] = value(command);
+        let args: Vec<String> = match entry.get("args") {
+            Some(Value::Array(items)) => items
+                .iter()
+                .map(|a| match a {
+                    Value::String(s) => s.clone(),
+                    other => other.to_string(),
+                })
+                .collect(),
+            Some(Value::String(one)) => vec![one.clone()],
+            _ => Vec::new(),
+        };
+        if !args.is_empty() {
+            table["args"] = value(args.iter().collect::<toml_edit::Array>());
+        }
+        if let Some(cwd) = text("cwd").filter(|c| !c.is_empty()) {
+            table["cwd"] = value(cwd);
+        }
+        if let Some(env) = entry.get("env").and_then(Value::as_object) {
+            let mut cleaned = Map::new();
+            for (key, val) in env {
+                match val {
+                    Value::Null => planned
+                        .notes
+                        .push(format!("dropped env '{}' (null value)", printable(key))),
+                    Value::String(_) => {
+                        cleaned.insert(key.clone(), val.clone());
+                    }
+                    other => {
+                        cleaned.insert(key.clone(), Value::String(other.to_string()));
+                    }
+                }
+            }
+            if !cleaned.is_empty() {
+                let inline = referenced(name, &cleaned, false, plaintext, &mut planned)?;
+                planned.table["env"] = value(inline);
+            }
+        }
+        planned.summary = format!("command={}", printable(command));
+    } else {
+        return Err("entry has neither a command nor a url".into());
+    }
+    check_server(name, &planned.table).map_err(|UsageError(why)| why)?;
+    Ok(planned)
+}
+
+/// Fails closed on a source value that already is a secret reference (see the module doc).
+fn refuse_references(entry: &Map<String, Value>, at: &str) -> Result<(), String> {
+    for (key, val) in entry {
+        let location = if at.is_empty() {
+            key.clone()
+        } else {
+            format!("{at}.{key}")
+        };
+        match val {
+            Value::Object(inner) => refuse_references(inner, &location)?,
+            Value::String(s) if s.starts_with("env://") || s.starts_with("keyring://") => {
+                let scheme = s.split("://").next().unwrap_or_default();
+                return Err(format!(
+                    "refusing to import: {} already contains a toolplane secret reference \
+                     ({scheme}://...); client configs never legitimately hold these — add the \
+                     entry to toolplane.toml yourself if it is intentional",
+                    printable(&location)
+                ));
+            }
+            _ => {}
+        }
+    }
+    Ok(())
+}
+
+/// `values` as an inline table, each secret-looking one (every one, with `all_secret`) written as
+/// `env://VAR` rather than copied.
+fn referenced(
+    server: &str,
+    values: &Map<String, Value>,
+    all_secret: bool,
+    plaintext: bool,
+    planned: &mut Planned,
+) -> Result<InlineTable, String> {
+    let mut table = InlineTable::new();
+    for (key, val) in values {
+        let text = val.as_str().unwrap_or_default();
+        let secret = !plaintext
+            && !text.starts_with("env://")
+            && !text.is_empty()
+            && (all_secret || looks_secret(key, text));
+        if !secret {
+            table.insert(key, text.into());
+            continue;
+        }
+        let shown = printable(key);
+        match host_variable_holding(key, text) {
+            Some(var) => {
+                table.insert(key, format!("env://{var}").into());
+                planned.notes.push(format!(
+                    "{shown}: wrote env://{var} instead of the literal value"
+                ));
+            }
+            None => {
+                let var = variable_name(server, key);
+                table.insert(key, format!("env://{var}").into());
+                planned.notes.push(format!(
+                    "{shown}: wrote env://{var}; the literal value was not copied (toolplane has \
+                     no keyring): set {var} in the environment that runs toolplane"
+                ));
+                planned.next_steps.push(format!(
+                    "export {var}=...  # the value of {shown} for {server}"
+                ));
+            }
+        }
+    }
+    Ok(table)
+}
+
+/// As the original guesses: a key that names a credential, or a long token of letters and digits.
+fn looks_secret(key: &str, text: &str) -> bool {
+    let key = key.to_lowercase();
+    let named = [
+        "key",
+        "token",
+        "secret",
+        "password",
+        "credential",
+        "auth",
+        "cookie",
+        "session",
+        "bearer",
+        "signature",
+    ]
+    .iter()
+    .any(|hint| key.contains(hint));
+    let token_like = text.len() >= 20
+        && text
+            .chars()
+            .all(|c| c.is_ascii_alphanumeric() || "_-.=+".contains(c))
+        && text.chars().any(|c| c.is_ascii_alphabetic())
+        && text.chars().any(|c| c.is_ascii_digit());
+    named || token_like
+}
+
+/// The host variable that holds exactly `text`: `key` itself first, then any.
+fn host_variable_holding(key: &str, text: &str) -> Option<String> {
+    if std::env::var(key).is_ok_and(|v| v == text) {
+        return Some(key.to_string());
+    }
+    std::env::vars()
+        .find(|(_, v)| v == text)
+        .map(|(name, _)| name)
+}
+
+/// `SERVER_KEY`, upper case, other characters as `_`.
+fn variable_name(server: &str, key: &str) -> String {
+    format!("{server}_{key}")
+        .chars()
+        .map(|c| {
+            if c.is_ascii_alphanumeric() {
+                c.to_ascii_uppercase()
+            } else {
+                '_'
+            }
+        })
+        .collect()
+}
+
+/// Runs of characters a server name cannot hold become `-`; `None` when nothing is left.
+fn sanitize_name(name: &str) -> Option<String> {
+    let mut out = String::new();
+    for c in name.chars() {
+        if c.is_ascii_alphanumeric() || c == '_' || c == '-' {
+            out.push(c);
+        } else if !out.ends_with('-') {
+            out.push('-');
+        }
+    }
+    let out = out.trim_matches('-').to_string();
+    (!out.is_empty()).then_some(out)
+}
+
+/// Control characters shown escaped: a source file must not restyle the terminal.
+fn printable(text: &str) -> String {
+    text.chars()
+        .map(|c| {
+            if c.is_control() {
+                c.escape_default().to_string()
+            } else {
+                c.to_string()
+            }
+        })
+        .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn names_are_sanitised_as_the_original() {
+        assert_eq!(sanitize_name("my server!").as_deref(), Some("my-server"));
+        assert_eq!(sanitize_name("@scope/pkg").as_deref(), Some("scope-pkg"));
+        assert_eq!(sanitize_name("!!!"), None);
+    }
+
+    #[test]
+    fn secrets_are_guessed_from_keys_and_values() {
+        assert!(looks_secret("GITHUB_TOKEN", "x"));
+        assert!(looks_secret("X", "sk1234567890abcdefghij"));
+        assert!(!looks_secret("ROOT", "/home/user/projects/a-long-path-1"));
+        assert!(!looks_secret("LOG_LEVEL", "debug"));
+    }
+
+    #[test]
+    fn control_characters_are_escaped() {
+        assert_eq!(printable("a\x1b[31mb\n"), "a\\u{1b}[31mb\\n");
+    }
+
+    #[test]
+    fn variable_names_are_upper_snake() {
+        assert_eq!(variable_name("git-hub", "api.key"), "GIT_HUB_API_KEY");
+    }
+}

@@ -1,0 +1,529 @@
+//! `toolplane mcp add|remove|list|status|import`: edits that keep a config's comments, the original's
+//! messages, probes of real servers (toolplane itself, a missing command, one that never answers), and
+//! imports from other clients' configs that never copy a secret.
+
+use std::path::Path;
+use std::process::{Command, Output};
+
+/// `toolplane ARGS` in `dir`, with `home` as `HOME` (so no real client config is read).
+fn toolplane(dir: &Path, home: &Path, args: &[&str]) -> Output {
+    toolplane_with(dir, home, args, &[])
+}
+
+fn toolplane_with(dir: &Path, home: &Path, args: &[&str], env: &[(&str, &str)]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_toolplane"))
+        .args(args)
+        .current_dir(dir)
+        .env("HOME", home)
+        .env_remove("XDG_CONFIG_HOME")
+        .envs(env.iter().copied())
+        .output()
+        .expect("binary runs")
+}
+
+fn stdout(out: &Output) -> String {
+    String::from_utf8_lossy(&out.stdout).into_owned()
+}
+
+fn stderr(out: &Output) -> String {
+    String::from_utf8_lossy(&out.stderr).into_owned()
+}
+
+fn read(path: &Path) -> String {
+    std::fs::read_to_string(path).unwrap()
+}
+
+/// A project dir and an empty home beside it.
+fn places() -> (tempfile::TempDir, std::path::PathBuf, std::path::PathBuf) {
+    let root = tempfile::tempdir().unwrap();
+    let (project, home) = (root.path().join("project"), root.path().join("home"));
+    std::fs::create_dir_all(&project).unwrap();
+    std::fs::create_dir_all(&home).unwrap();
+    (root, project, home)
+}
+
+const COMMENTED: &str = "# my settings\n[limits]\ntimeout_seconds = 30 # keep me\n";
+
+#[test]
+fn add_list_and_remove_keep_the_file_s_comments() {
+    let (_root, project, home) = places();
+    let config = project.join("toolplane.toml");
+    std::fs::write(&config, COMMENTED).unwrap();
+    let added = toolplane(
+        &project,
+        &home,
+        &[
+            "mcp",
+            "add",
+            "files",
+            "--env",
+            "LOG=debug",
+            "--",
+            "npx",
+            "-y",
+            "@modelcontextprotocol/server-filesystem",
+            "/tmp",
+        ],
+    );
+    assert_eq!(added.status.code(), Some(0), "{}", stderr(&added));
+    assert_eq!(
+        stdout(&added),
+        "Added MCP server 'files' to toolplane.toml\n"
+    );
+    let remote = toolplane(
+        &project,
+        &home,
+        &[
+            "mcp",
+            "add",
+            "linear",
+            "--url",
+            "https://mcp.linear.app/mcp",
+            "--header",
+            "Authorization=env://LINEAR_TOKEN",
+            "--timeout",
+            "20",
+        ],
+    );
+    assert_eq!(remote.status.code(), Some(0), "{}", stderr(&remote));
+    let text = read(&config);
+    assert!(text.starts_with(COMMENTED), "{text}");
+    assert!(
+        text.contains(
+            "[mcp.servers.files]\ncommand = \"npx\"\nargs = [\"-y\", \"@modelcontextprotocol/server-filesystem\", \"/tmp\"]\nenv = { LOG = \"debug\" }\n"
+        ),
+        "{text}"
+    );
+    assert!(
+        text.contains("headers = { Authorization = \"env://LINEAR_TOKEN\" }"),
+        "{text}"
+    );
+    // What was written is what the loader reads.
+    let check = toolplane(&project, &home, &["config", "check"]);
+    assert_eq!(check.status.code(), Some(0), "{}", stderr(&check));
+
+    let listed = toolplane(&project, &home, &["mcp", "list"]);
+    assert_eq!(
+        stdout(&listed),
+        "MCP servers:\n\
+         - files: transport=stdio command=npx args=3 auth=none\n\
+         - linear: transport=url url=https://mcp.linear.app/mcp auth=header\n"
+    );
+
+    let again = toolplane(&project, &home, &["mcp", "add", "files", "--", "other"]);
+    assert_eq!(again.status.code(), Some(2));
+    assert_eq!(
+        stderr(&again),
+        "toolplane: MCP server 'files' already exists; use --force to replace it\n"
+    );
+    let forced = toolplane(
+        &project,
+        &home,
+        &["mcp", "add", "files", "--force", "--command", "other"],
+    );
+    assert_eq!(forced.status.code(), Some(0), "{}", stderr(&forced));
+    assert!(
+        read(&config).contains("[mcp.servers.files]\ncommand = \"other\"\n\n[mcp.servers.linear]")
+    );
+
+    let removed = toolplane(&project, &home, &["mcp", "remove", "files"]);
+    assert_eq!(
+        stdout(&removed),
+        "Removed MCP server 'files' from toolplane.toml\n"
+    );
+    let text = read(&config);
+    assert!(
+        text.starts_with(COMMENTED) && !text.contains("files"),
+        "{text}"
+    );
+    let unknown = toolplane(&project, &home, &["mcp", "remove", "files"]);
+    assert_eq!(unknown.status.code(), Some(2));
+    assert_eq!(
+        stderr(&unknown),
+        "toolplane: no MCP server 'files' in toolplane.toml; configured: linear\n"
+    );
+    toolplane(&project, &home, &["mcp", "remove", "linear"]);
+    let empty = toolplane(&project, &home, &["mcp", "list"]);
+    assert_eq!(stdout(&empty), "MCP servers:\n(none)\n");
+}
+
+#[test]
+fn servers_added_to_a_starter_file_come_after_its_mcp_comments() {
+    let (_root, project, home) = places();
+    assert_eq!(toolplane(&project, &home, &["init"]).status.code(), Some(0));
+    let starter = read(&project.join("toolplane.toml"));
+    toolplane(&project, &home, &["mcp", "add", "a", "--", "server-a"]);
+    toolplane(&project, &home, &["mcp", "add", "b", "--", "server-b"]);
+    let text = read(&project.join("toolplane.toml"));
+    let expected = format!(
+        "{}\n[mcp.servers.a]\ncommand = \"server-a\"\n\n[mcp.servers.b]\ncommand = \"server-b\"\n",
+        starter
+    );
+    assert_eq!(text, expected);
+    toolplane(&project, &home, &["mcp", "remove", "a"]);
+    toolplane(&project, &home, &["mcp", "remove", "b"]);
+    let text = read(&project.join("toolplane.toml"));
+    assert!(text.contains("# [mcp.servers.context7]"), "{text}");
+    let check = toolplane(&project, &home, &["config", "check"]);
+    assert_eq!(check.status.code(), Some(0), "{}", stderr(&check));
+}
+
+#[test]
+fn add_refuses_what_the_config_loader_would_refuse() {
+    let (_root, project, home) = places();
+    let config = project.join("toolplane.toml");
+    std::fs::write(&config, COMMENTED).unwrap();
+    for (args, message) in [
+        (
+            vec!["bad name", "--url", "https://x.example/mcp"],
+            "MCP server name must contain only letters, numbers, underscores, and hyphens",
+        ),
+        (
+            vec!["x"],
+            "Specify exactly one of --url or --command (or the command after `--`)",
+        ),
+        (
+            vec!["x", "--url", "https://x.example/mcp", "--arg", "a"],
+            "--arg is only valid with --command",
+        ),
+        (vec!["x", "--url", "ftp://x.example"], "mcp.servers.x.url"),
+        (
+            vec!["x", "--url", "https://x.example/mcp", "--auth", "oauth"],
+            "mcp.servers.x.auth",
+        ),
+        (
+            vec![
+                "x",
+                "--url",
+                "https://x.example/mcp",
+                "--header",
+                "Authorization=keyring://token",
+            ],
+            "mcp.servers.x.headers.Authorization: keyring:// references are not supported; use env://",
+        ),
+        (
+            vec!["x", "--header", "Accept", "--url", "https://x.example/mcp"],
+            "--header expects KEY=VALUE, got \"Accept\"",
+        ),
+        (
+            vec!["x", "--timeout", "-1", "--", "server"],
+            "mcp.servers.x.timeout",
+        ),
+    ] {
+        let mut full = vec!["mcp", "add"];
+        full.extend(&args);
+        let out = toolplane(&project, &home, &full);
+        assert_eq!(out.status.code(), Some(2), "{args:?}: {}", stdout(&out));
+        assert!(
+            stderr(&out).starts_with("toolplane: ") && stderr(&out).contains(message),
+            "{args:?}: {}",
+            stderr(&out)
+        );
+    }
+    assert_eq!(read(&config), COMMENTED, "a refused add writes nothing");
+
+    let printed = toolplane(
+        &project,
+        &home,
+        &[
+            "mcp",
+            "add",
+            "time",
+            "--print",
+            "--command",
+            "uvx",
+            "--arg",
+            "mcp-server-time",
+        ],
+    );
+    assert_eq!(
+        stdout(&printed),
+        "# add this to your toolplane.toml:\n[mcp.servers.time]\ncommand = \"uvx\"\nargs = [\"mcp-server-time\"]\n"
+    );
+    assert_eq!(read(&config), COMMENTED, "--print writes nothing");
+
+    std::fs::write(&config, "[mcp\n").unwrap();
+    let broken = toolplane(&project, &home, &["mcp", "add", "x", "--", "server"]);
+    assert_eq!(broken.status.code(), Some(2));
+    assert!(
+        stderr(&broken).starts_with("toolplane: Could not parse toolplane.toml: "),
+        "{}",
+        stderr(&broken)
+    );
+}
+
+#[cfg(unix)]
+#[test]
+fn a_new_config_is_private_and_an_existing_one_keeps_its_mode() {
+    use std::os::unix::fs::PermissionsExt as _;
+    let (_root, project, home) = places();
+    let out = toolplane(&project, &home, &["mcp", "add", "a", "--", "server"]);
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    let config = project.join("toolplane.toml");
+    let mode = |p: &Path| std::fs::metadata(p).unwrap().permissions().mode() & 0o777;
+    assert_eq!(mode(&config), 0o600);
+    std::fs::set_permissions(&config, std::fs::Permissions::from_mode(0o640)).unwrap();
+    toolplane(&project, &home, &["mcp", "add", "b", "--", "server"]);
+    assert_eq!(mode(&config), 0o640);
+    let leftovers: Vec<_> = std::fs::read_dir(&project)
+        .unwrap()
+        .flatten()
+        .map(|e| e.file_name())
+        .filter(|n| n != "toolplane.toml")
+        .collect();
+    assert!(leftovers.is_empty(), "{leftovers:?}");
+}
+
+#[test]
+fn status_connects_each_server_and_says_what_it_found() {
+    let (_root, project, home) = places();
+    let me = env!("CARGO_BIN_EXE_toolplane");
+    std::fs::write(
+        project.join("toolplane.toml"),
+        format!(
+            "[mcp.servers.itself]\ncommand = {me:?}\nargs = [\"serve\", \"mcp\", \"--isolation\", \"in-process\"]\n\n\
+             [mcp.servers.missing]\ncommand = \"/nonexistent/mcp-server\"\n\n\
+             [mcp.servers.silent]\ncommand = \"sleep\"\nargs = [\"60\"]\n\n\
+             [mcp.servers.keyless]\nurl = \"http://127.0.0.1:9/mcp\"\nheaders = {{ Authorization = \"env://TOOLPLANE_TEST_UNSET_TOKEN\" }}\n"
+        ),
+    )
+    .unwrap();
+    let out = toolplane(&project, &home, &["mcp", "status", "--timeout", "2"]);
+    let text = stdout(&out);
+    assert_eq!(out.status.code(), Some(1), "{text}{}", stderr(&out));
+    let lines: Vec<&str> = text.lines().collect();
+    assert_eq!(lines[0], "MCP servers:");
+    assert_eq!(lines[1], "- itself: ok transport=stdio auth=none tools=3");
+    assert_eq!(
+        lines[2],
+        "- keyless: error transport=url auth=header detail=headers.Authorization: environment variable TOOLPLANE_TEST_UNSET_TOKEN is not set"
+    );
+    assert!(
+        lines[3].starts_with("- missing: error transport=stdio auth=none detail=cannot start \"/nonexistent/mcp-server\""),
+        "{text}"
+    );
+    assert_eq!(
+        lines[4],
+        "- silent: timeout transport=stdio auth=none detail=timed out after 2s"
+    );
+
+    let one = toolplane(&project, &home, &["mcp", "status", "itself"]);
+    assert_eq!(one.status.code(), Some(0), "{}", stderr(&one));
+    assert_eq!(
+        stdout(&one),
+        "MCP servers:\n- itself: ok transport=stdio auth=none tools=3\n"
+    );
+    let unknown = toolplane(&project, &home, &["mcp", "status", "nope", "itself"]);
+    assert_eq!(unknown.status.code(), Some(2));
+    assert_eq!(stderr(&unknown), "toolplane: Unknown MCP server: nope\n");
+    let bad = toolplane(&project, &home, &["mcp", "status", "--timeout", "0"]);
+    assert_eq!(
+        stderr(&bad),
+        "toolplane: --timeout must be greater than zero\n"
+    );
+}
+
+/// A Claude Code, a Claude Desktop and a Cursor config in `home`, and a project `.mcp.json`.
+fn client_configs(home: &Path, project: &Path) {
+    std::fs::create_dir_all(home.join(".config/Claude")).unwrap();
+    std::fs::create_dir_all(home.join(".cursor")).unwrap();
+    let project_key = project.display().to_string();
+    std::fs::write(
+        home.join(".claude.json"),
+        serde_json::json!({
+            "mcpServers": {
+                "github": {
+                    "type": "stdio",
+                    "command": "npx",
+                    "args": ["-y", "@modelcontextprotocol/server-github"],
+                    "env": {"GITHUB_PERSONAL_ACCESS_TOKEN": "ghp_literal0secret1value2xyz", "LOG_LEVEL": "info"}
+                },
+                "remote": {"type": "http", "url": "https://api.example.com/mcp", "headers": {"Authorization": "Bearer from-the-host-env"}},
+                "legacy": {"type": "sse", "url": "https://sse.example.com/sse"},
+                "hostile": {"command": "x", "env": {"A": "env://AWS_SECRET_ACCESS_KEY"}},
+            },
+            "projects": {project_key: {
+                "mcpServers": {"github": {"command": "project-github"}},
+                "disabledMcpjsonServers": ["off"],
+            }},
+        })
+        .to_string(),
+    )
+    .unwrap();
+    std::fs::write(
+        project.join(".mcp.json"),
+        r#"{"mcpServers": {"off": {"command": "a"}, "my server!": {"command": "b", "args": "--one", "alwaysAllow": ["x"]}}}"#,
+    )
+    .unwrap();
+    std::fs::write(
+        home.join(".config/Claude/claude_desktop_config.json"),
+        r#"{"mcpServers": {"time": {"command": "uvx", "args": ["mcp-server-time"]}}}"#,
+    )
+    .unwrap();
+    std::fs::write(
+        home.join(".cursor/mcp.json"),
+        r#"{"mcpServers": {"files": {"command": "npx", "args": ["-y", "@modelcontextprotocol/server-filesystem", "/tmp"]}, "off-too": {"command": "c", "disabled": true}}}"#,
+    )
+    .unwrap();
+}
+
+#[test]
+fn import_shows_first_writes_with_yes_and_never_copies_a_secret() {
+    let (_root, project, home) = places();
+    client_configs(&home, &project);
+    let config = project.join("toolplane.toml");
+    std::fs::write(&config, COMMENTED).unwrap();
+    let host_env = [("REMOTE_TOKEN", "Bearer from-the-host-env")];
+
+    let shown = toolplane_with(&project, &home, &["mcp", "import"], &host_env);
+    assert_eq!(shown.status.code(), Some(0), "{}", stderr(&shown));
+    let report = stdout(&shown);
+    assert_eq!(read(&config), COMMENTED, "without --yes nothing is written");
+    for line in [
+        "would import time (claude desktop (",
+        "would import github (claude project scope (",
+        "would import my-server (claude project file (",
+        "  note: dropped 'alwaysAllow' (no toolplane equivalent)",
+        "  note: renamed from 'my server!' (invalid characters)",
+        "would import remote (claude user scope (",
+        "  note: Authorization: wrote env://REMOTE_TOKEN instead of the literal value",
+        "would import files (cursor user (",
+        "skipped off (claude project file (",
+        "): disabled in Claude Code for this project",
+        "skipped github (claude user scope (",
+        "): shadowed by the same name from claude project scope (",
+        "skipped legacy (",
+        "): its transport is SSE",
+        "skipped hostile (",
+        "refusing to import: env.A already contains a toolplane secret reference (env://...)",
+        "skipped off-too (cursor user (",
+        "summary: (dry-run) imported 5, skipped 5, notes 3\n",
+        "nothing written; to write it: toolplane mcp import --yes\n",
+    ] {
+        assert!(report.contains(line), "{line:?} not in\n{report}");
+    }
+
+    let written = toolplane_with(
+        &project,
+        &home,
+        &["mcp", "import", "--from", "claude", "--yes"],
+        &host_env,
+    );
+    assert_eq!(written.status.code(), Some(0), "{}", stderr(&written));
+    let report = stdout(&written);
+    assert!(
+        report.contains("summary: imported 3, skipped 4, notes 3\nwrote toolplane.toml\n"),
+        "{report}"
+    );
+    let text = read(&config);
+    assert!(text.starts_with(COMMENTED), "{text}");
+    assert!(
+        text.contains("[mcp.servers.remote]\nurl = \"https://api.example.com/mcp\"\nheaders = { Authorization = \"env://REMOTE_TOKEN\" }\n"),
+        "{text}"
+    );
+    assert!(!text.contains("from-the-host-env") && !report.contains("from-the-host-env"));
+    let check = toolplane(&project, &home, &["config", "check"]);
+    assert_eq!(check.status.code(), Some(0), "{}", stderr(&check));
+
+    // A second import skips what is there, unless --force.
+    let again = toolplane(&project, &home, &["mcp", "import", "--from", "claude"]);
+    assert!(
+        stdout(&again).contains("skipped remote (claude user scope (")
+            && stdout(&again).contains("already configured (--force to replace)"),
+        "{}",
+        stdout(&again)
+    );
+}
+
+#[test]
+fn import_writes_an_unmatched_secret_as_a_variable_to_set() {
+    let (_root, project, home) = places();
+    let source = project.join("servers.json");
+    std::fs::write(
+        &source,
+        r#"{"mcpServers": {"github": {"command": "npx", "env": {"GITHUB_PERSONAL_ACCESS_TOKEN": "ghp_literal0secret1value2xyz", "LOG_LEVEL": "info"}}}}"#,
+    )
+    .unwrap();
+    let out = toolplane(
+        &project,
+        &home,
+        &["mcp", "import", "--from", "servers.json", "--yes"],
+    );
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    let report = stdout(&out);
+    let text = read(&project.join("toolplane.toml"));
+    assert!(
+        text.contains("env = { GITHUB_PERSONAL_ACCESS_TOKEN = \"env://GITHUB_GITHUB_PERSONAL_ACCESS_TOKEN\", LOG_LEVEL = \"info\" }"),
+        "{text}"
+    );
+    assert!(!text.contains("ghp_literal") && !report.contains("ghp_literal"));
+    assert!(
+        report.contains("next steps:\n  export GITHUB_GITHUB_PERSONAL_ACCESS_TOKEN=..."),
+        "{report}"
+    );
+
+    let plain = project.join("plain.toml");
+    let out = toolplane(
+        &project,
+        &home,
+        &[
+            "mcp",
+            "import",
+            "--from",
+            "servers.json",
+            "--plaintext",
+            "--yes",
+            "--config",
+            "plain.toml",
+        ],
+    );
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    assert!(read(&plain).contains("\"ghp_literal0secret1value2xyz\""));
+}
+
+#[test]
+fn import_reads_codex_and_names_what_it_could_not_find() {
+    let (_root, project, home) = places();
+    let none = toolplane(&project, &home, &["mcp", "import"]);
+    assert_eq!(none.status.code(), Some(0));
+    assert_eq!(
+        stdout(&none),
+        "No MCP servers found to import from any known client.\n"
+    );
+    let claude = toolplane(&project, &home, &["mcp", "import", "--from", "claude"]);
+    assert_eq!(claude.status.code(), Some(2));
+    assert!(
+        stderr(&claude).starts_with("toolplane: no Claude Code config found (looked for "),
+        "{}",
+        stderr(&claude)
+    );
+    let unknown = toolplane(&project, &home, &["mcp", "import", "--from", "vscode"]);
+    assert!(
+        stderr(&unknown).starts_with("toolplane: Unknown import source: 'vscode'"),
+        "{}",
+        stderr(&unknown)
+    );
+
+    std::fs::create_dir_all(home.join(".codex")).unwrap();
+    std::fs::write(
+        home.join(".codex/config.toml"),
+        "[mcp_servers.docs]\nurl = \"https://docs.example.com/mcp\"\nbearer_token_env_var = \"DOCS_TOKEN\"\n\n\
+         [mcp_servers.off]\ncommand = \"x\"\nenabled = false\n",
+    )
+    .unwrap();
+    let out = toolplane(
+        &project,
+        &home,
+        &["mcp", "import", "--from", "codex", "--yes"],
+    );
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    assert!(
+        stdout(&out).contains("skipped off (codex (")
+            && stdout(&out).contains("disabled in Codex config"),
+        "{}",
+        stdout(&out)
+    );
+    assert!(read(&project.join("toolplane.toml")).contains(
+        "[mcp.servers.docs]\nurl = \"https://docs.example.com/mcp\"\nauth = \"env://DOCS_TOKEN\"\n"
+    ),);
+}
