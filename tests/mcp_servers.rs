@@ -6,55 +6,12 @@
 
 mod common;
 
-use std::path::{Path, PathBuf};
+use std::path::Path;
 use std::process::Command;
-use std::sync::OnceLock;
 
-use common::{config_for, err, isolations, ok};
+use common::{config_for, err, isolations, mcp_python as python, ok};
 use serde_json::{Value, json};
 use toolplane::{Config, Toolplane};
-
-/// A Python with the official MCP SDK (`target/mcp-venv`, as `.ci/run` makes it; made here if absent).
-fn python() -> &'static Path {
-    static PYTHON: OnceLock<PathBuf> = OnceLock::new();
-    PYTHON.get_or_init(|| {
-        let venv = Path::new(env!("CARGO_MANIFEST_DIR")).join("target/mcp-venv");
-        let python = venv.join("bin/python");
-        let has_sdk = |python: &Path| {
-            Command::new(python)
-                .args(["-c", "import mcp.server.mcpserver"])
-                .status()
-                .is_ok_and(|s| s.success())
-        };
-        if !has_sdk(&python) {
-            let made = Command::new("python3")
-                .arg("-m")
-                .arg("venv")
-                .arg(&venv)
-                .status();
-            assert!(
-                made.is_ok_and(|s| s.success()),
-                "cannot make {}",
-                venv.display()
-            );
-            let installed = Command::new(&python)
-                .args([
-                    "-m",
-                    "pip",
-                    "install",
-                    "--quiet",
-                    "--disable-pip-version-check",
-                    "mcp==2.3.0",
-                ])
-                .status();
-            assert!(
-                installed.is_ok_and(|s| s.success()),
-                "cannot install the MCP Python SDK"
-            );
-        }
-        python
-    })
-}
 
 fn fixture() -> String {
     Path::new(env!("CARGO_MANIFEST_DIR"))
@@ -88,7 +45,7 @@ fn a_servers_tools_are_capabilities_with_their_values() {
             runtime.mcp_servers(),
             [toolplane::mcp::ServerStatus::Connected {
                 name: "fx".into(),
-                tools: 8
+                tools: 9
             }]
             .as_slice(),
             "{isolation:?}"
@@ -145,7 +102,7 @@ fn discovery_shows_the_servers_tools() {
         toolplane::capabilities::call_shape(&hits[0], toolplane::RESERVED_NAMES),
         "await fx_echo(message=<string>, times=<integer>?)"
     );
-    assert_eq!(registry.search_tagged("", &["fx".into()], None).len(), 8);
+    assert_eq!(registry.search_tagged("", &["fx".into()], None).len(), 9);
 }
 
 #[test]
@@ -483,6 +440,36 @@ async fn serve_mcp_answers_before_slow_servers_are_connected() {
         tokio::time::sleep(std::time::Duration::from_millis(200)).await;
     }
     client.cancel().await.unwrap();
+}
+
+/// A 10 MB reply (its text sent twice, as content and as structuredContent: a 20 MB message) arrives
+/// whole, over stdio, in both engines; and a server that prints lines that are not JSON-RPC on stdout
+/// before it speaks the protocol still works.
+#[test]
+fn big_replies_and_junk_on_stdout() {
+    let servers = format!(
+        "{}\n[mcp.servers.junk]\ncommand = {:?}\nargs = [{:?}, \"junk\"]\n",
+        fixture_server(""),
+        python().display().to_string(),
+        fixture()
+    );
+    for isolation in isolations() {
+        let mut config = config_with(&servers);
+        config.toolplane.isolation = Some(isolation);
+        let runtime = Toolplane::new(config).unwrap();
+        let value = ok(runtime
+            .execute(
+                "big = await fx_big(megabytes=10)\n\
+                 return {'length': len(big), 'all_x': big.count('x') == len(big), 'junk': await junk_echo(message='fine')}",
+                None,
+            )
+            .unwrap());
+        assert_eq!(
+            value,
+            json!({"length": 10 * 1024 * 1024, "all_x": true, "junk": {"message": "fine", "times": 1}}),
+            "{isolation:?}"
+        );
+    }
 }
 
 /// A server that dies is reported on the call that finds it dead (a `RuntimeError` naming it) and

@@ -10,15 +10,33 @@ use std::time::Duration;
 use rmcp::ServiceExt;
 use rmcp::model::{CallToolRequestParams, CallToolResult, ContentBlock, Tool};
 use rmcp::service::{RoleClient, RunningService};
+use rmcp::transport::StreamableHttpClientTransport;
+use rmcp::transport::async_rw::AsyncRwTransport;
 use rmcp::transport::streamable_http_client::StreamableHttpClientTransportConfig;
-use rmcp::transport::{StreamableHttpClientTransport, TokioChildProcess};
 use serde_json::{Map, Value};
 use tokio::io::AsyncBufReadExt;
 
 use crate::capabilities::{Capability, HostError, Registry};
 use crate::config::{McpConfig, McpServerConfig};
 
-type Client = RunningService<RoleClient, ()>;
+/// The largest message a server may send, its JSON text: a reply whose text a server also sends as
+/// `structuredContent` counts twice, so rmcp's default (16 MiB) would drop a 10 MB tool reply.
+const MAX_MESSAGE_BYTES: usize = 64 * 1024 * 1024;
+
+/// A connected server: rmcp's client and, for a stdio server, its process (killed when this is dropped,
+/// after rmcp has closed its stdin).
+struct Client {
+    service: RunningService<RoleClient, ()>,
+    _process: Option<tokio::process::Child>,
+}
+
+impl std::ops::Deref for Client {
+    type Target = RunningService<RoleClient, ()>;
+
+    fn deref(&self) -> &Self::Target {
+        &self.service
+    }
+}
 
 /// What connecting one configured server came to.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -133,7 +151,7 @@ pub fn probe_servers_blocking(
                             Err(_) => Probe::TimedOut,
                             Ok(Err(reason)) => Probe::Failed(reason),
                             Ok(Ok((client, tools))) => {
-                                let _ = client.cancel().await;
+                                let _ = client.service.cancel().await;
                                 Probe::Ok { tools: tools.len() }
                             }
                         };
@@ -472,10 +490,18 @@ async fn connect_stdio(
     // Its own process group: a terminal's Ctrl-C reaches the host, which ends the server itself.
     process.process_group(0);
     end_with_the_host(&mut process);
-    let (transport, stderr) = TokioChildProcess::builder(process)
-        .stderr(Stdio::piped())
+    process
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped());
+    let mut child = process
         .spawn()
         .map_err(|e| format!("cannot start {command:?}: {e}"))?;
+    let (Some(stdin), Some(stdout), stderr) =
+        (child.stdin.take(), child.stdout.take(), child.stderr.take())
+    else {
+        return Err(format!("cannot start {command:?}: no pipes to it"));
+    };
     if let Some(stderr) = stderr {
         let prefix = format!("[mcp {name}] ");
         tokio::spawn(async move {
@@ -485,9 +511,16 @@ async fn connect_stdio(
             }
         });
     }
-    ().serve(transport)
+    let transport = AsyncRwTransport::<RoleClient, _, _>::new(stdout, stdin)
+        .with_max_line_length(MAX_MESSAGE_BYTES);
+    let service = ()
+        .serve(transport)
         .await
-        .map_err(|e| format!("initialisation failed: {}", one_line(&e.to_string())))
+        .map_err(|e| format!("initialisation failed: {}", one_line(&e.to_string())))?;
+    Ok(Client {
+        service,
+        _process: Some(child),
+    })
 }
 
 async fn connect_http(url: &str, server: &McpServerConfig) -> Result<Client, String> {
@@ -506,10 +539,17 @@ async fn connect_http(url: &str, server: &McpServerConfig) -> Result<Client, Str
         let resolved = resolve_secrets("auth", &token)?;
         config.auth_header = resolved.into_iter().next().map(|(_, token)| token);
     }
+    config.max_sse_event_size = MAX_MESSAGE_BYTES;
+    config.max_json_response_size = MAX_MESSAGE_BYTES;
     let transport = StreamableHttpClientTransport::from_config(config);
-    ().serve(transport)
+    let service = ()
+        .serve(transport)
         .await
-        .map_err(|e| format!("cannot connect to {url}: {}", one_line(&e.to_string())))
+        .map_err(|e| format!("cannot connect to {url}: {}", one_line(&e.to_string())))?;
+    Ok(Client {
+        service,
+        _process: None,
+    })
 }
 
 /// `values` with each `env://VAR` replaced by the host's `VAR`; a missing variable names the key,

@@ -40,3 +40,73 @@ pub fn err(result: ExecutionResult) -> (String, String) {
         .unwrap_or_else(|| panic!("expected an error, got {}", result.value));
     (e.error_type, e.message)
 }
+
+/// A Python with the official MCP SDK and the reference `mcp-server-time` (`target/mcp-venv`, as
+/// `.ci/run` makes it; made here if absent).
+pub fn mcp_python() -> &'static std::path::Path {
+    use std::process::Command;
+    static PYTHON: std::sync::OnceLock<std::path::PathBuf> = std::sync::OnceLock::new();
+    PYTHON.get_or_init(|| {
+        let venv = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("target/mcp-venv");
+        let python = venv.join("bin/python");
+        let ready = Command::new(&python)
+            .args(["-c", "import mcp.server.mcpserver, mcp_server_time"])
+            .status()
+            .is_ok_and(|s| s.success());
+        if !ready {
+            let made = Command::new("python3")
+                .arg("-m")
+                .arg("venv")
+                .arg(&venv)
+                .status();
+            assert!(
+                made.is_ok_and(|s| s.success()),
+                "cannot make {}",
+                venv.display()
+            );
+            let installed = Command::new(&python)
+                .args([
+                    "-m",
+                    "pip",
+                    "install",
+                    "--quiet",
+                    "--disable-pip-version-check",
+                ])
+                .args(MCP_PYTHON_PACKAGES)
+                .status();
+            assert!(
+                installed.is_ok_and(|s| s.success()),
+                "cannot install {MCP_PYTHON_PACKAGES:?}"
+            );
+        }
+        python
+    })
+}
+
+/// What `target/mcp-venv` holds (`.ci/run` installs the same).
+pub const MCP_PYTHON_PACKAGES: &[&str] = &["mcp==2.3.0", "mcp-server-time==2026.10.19"];
+
+/// `tests/mcp-node` with its locked packages installed (`npm ci`, as `.ci/run` does; run here if absent):
+/// the official TypeScript SDK, and the reference servers `everything` and `filesystem`.
+pub fn node_packages() -> &'static std::path::Path {
+    static NODE: std::sync::OnceLock<std::path::PathBuf> = std::sync::OnceLock::new();
+    NODE.get_or_init(|| {
+        let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/mcp-node");
+        let bins = ["mcp-server-everything", "mcp-server-filesystem"];
+        if !bins
+            .iter()
+            .all(|b| dir.join("node_modules/.bin").join(b).exists())
+        {
+            let installed = std::process::Command::new("npm")
+                .args(["ci", "--silent", "--no-audit", "--no-fund", "--prefix"])
+                .arg(&dir)
+                .status();
+            assert!(
+                installed.is_ok_and(|s| s.success()),
+                "cannot install {} (npm ci)",
+                dir.display()
+            );
+        }
+        dir
+    })
+}
