@@ -83,6 +83,26 @@ pub struct Config {
     pub limits: LimitsConfig,
     /// `[mcp]`
     pub mcp: McpConfig,
+    /// `[audit]`
+    pub audit: AuditConfig,
+}
+
+/// `[audit]`: an opt-in JSONL log of what runs did — run start and end, every host call (capability,
+/// MCP server, duration, outcome), discovery — never arguments, results or code (payloads can carry
+/// secrets; code is logged as a hash and a length). The original's events and fields.
+///
+/// ```
+/// let cfg = toolplane::Config::from_toml_str("[audit]\nenabled = true\npath = \"/tmp/audit.jsonl\"\n").unwrap();
+/// assert!(cfg.audit.enabled);
+/// ```
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, Default)]
+#[serde(default, deny_unknown_fields)]
+pub struct AuditConfig {
+    /// Off unless set.
+    pub enabled: bool,
+    /// The file events are appended to (`~` is the home directory); default
+    /// [`crate::audit::DEFAULT_AUDIT_PATH`], as the original's.
+    pub path: Option<String>,
 }
 
 /// `[mcp]`: MCP servers whose tools snippets can call, each `[mcp.servers.NAME]` (the common
@@ -355,6 +375,7 @@ const KNOWN_KEYS: &[(&str, &[&str])] = &[
     ("session", &["enabled", "max_memory_mb"]),
     ("cli", &["mode", "allow"]),
     ("mcp", &["servers", "discovery_timeout_seconds"]),
+    ("audit", &["enabled", "path"]),
     (
         "limits",
         &[
@@ -368,10 +389,8 @@ const KNOWN_KEYS: &[(&str, &[&str])] = &[
 ];
 
 /// Tables of the Python original that this port does not support yet.
-const UNSUPPORTED_TABLES: &[(&str, &str)] = &[
-    ("audit", "the audit log ([audit]) is not supported yet"),
-    ("hybrid", "hybrid re-export ([hybrid]) is not supported yet"),
-];
+const UNSUPPORTED_TABLES: &[(&str, &str)] =
+    &[("hybrid", "hybrid re-export ([hybrid]) is not supported yet")];
 
 /// The backend names this build accepts in `[toolplane] default_backend`.
 pub const BACKEND_NAMES: &[&str] = &["rustpython", "monty"];
@@ -818,7 +837,6 @@ mod tests {
                 "[mcp.servers.x]\nurl = \"http://x\"\nauth = \"oauth\"\n",
                 "not supported yet",
             ),
-            ("[audit]\nenabled = true\n", "[audit]"),
             ("[hybrid]\nenabled = true\n", "[hybrid]"),
             (
                 "[toolplane]\ndefault_backend = \"local_unsafe\"\n",

@@ -63,6 +63,7 @@
 
 #![warn(missing_docs)]
 
+pub mod audit;
 mod cancel;
 pub mod canonical;
 pub mod capabilities;

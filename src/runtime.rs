@@ -150,7 +150,8 @@ impl Toolplane {
             false,
         );
         Ok(Self {
-            bridge: Bridge::new(results, artifacts, registry),
+            bridge: Bridge::new(results, artifacts, registry)
+                .with_audit(crate::audit::AuditLog::from_config(&config.audit).map(Arc::new)),
             config,
             workers,
             engine: Arc::new(engine),
@@ -652,6 +653,11 @@ fn execute_on(
             config.limits.max_memory_mb
         },
     };
+    let audited = bridge.audit().map(|log| log.start_run(code));
+    let run_bridge = match &audited {
+        Some(run) => bridge.for_run(&run.run_id),
+        None => bridge.clone(),
+    };
     let reply = engine.run(RunRequest {
         spec: RunSpec {
             code: code.to_string(),
@@ -661,7 +667,7 @@ fn execute_on(
             results_enabled: bridge.results().is_enabled(),
             artifacts_enabled: bridge.artifacts().is_enabled(),
         },
-        bridge: bridge.clone(),
+        bridge: run_bridge,
         cancel: cancel.clone(),
     });
     let mut result = reply.result;
@@ -677,6 +683,12 @@ fn execute_on(
             label: info.label,
         })
         .collect();
+    if let Some(run) = audited {
+        run.end(
+            result.error.as_ref().map(|e| e.error_type.as_str()),
+            result.artifacts.len(),
+        );
+    }
     Ok(result)
 }
 

@@ -11,6 +11,7 @@ use serde_json::value::RawValue;
 use super::registry::{
     ARTIFACTS_LOAD, ARTIFACTS_SAVE, Invocation, RESULTS_LOAD, RESULTS_SAVE, Registry, spawn_tool,
 };
+use crate::audit::AuditLog;
 use crate::canonical::to_canonical_json;
 use crate::host_error::HostError;
 use crate::stores::{ArtifactStore, ResultStore};
@@ -45,6 +46,10 @@ pub struct Bridge {
     results: Arc<ResultStore>,
     artifacts: Arc<ArtifactStore>,
     registry: Arc<Registry>,
+    /// `[audit]`'s log, when on.
+    audit: Option<Arc<AuditLog>>,
+    /// The run this bridge serves, for the log's `dispatch` events.
+    run_id: Option<Arc<str>>,
 }
 
 #[derive(serde::Deserialize)]
@@ -106,7 +111,33 @@ impl Bridge {
             results,
             artifacts,
             registry,
+            audit: None,
+            run_id: None,
         }
+    }
+
+    /// This bridge with an audit log: every host call of a run is a `dispatch` event
+    /// ([`crate::audit`]).
+    pub fn with_audit(mut self, audit: Option<Arc<AuditLog>>) -> Self {
+        self.audit = audit;
+        self
+    }
+
+    /// The audit log, when `[audit]` is on.
+    pub fn audit(&self) -> Option<&Arc<AuditLog>> {
+        self.audit.as_ref()
+    }
+
+    /// This bridge serving the run `run_id` (the `run_id` of its audit events).
+    pub(crate) fn for_run(&self, run_id: &str) -> Self {
+        Self {
+            run_id: Some(run_id.into()),
+            ..self.clone()
+        }
+    }
+
+    pub(crate) fn run_id(&self) -> Option<&str> {
+        self.run_id.as_deref()
     }
 
     /// This runtime's result store.

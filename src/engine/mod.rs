@@ -109,7 +109,30 @@ impl Dispatcher {
         params: &str,
         on_done: impl FnOnce(Result<String, HostError>) + Send + 'static,
     ) -> Option<Result<String, HostError>> {
-        let reply = match self.bridge.submit(name, params, on_done) {
+        let reply = match self.bridge.audit().cloned() {
+            None => self.bridge.submit(name, params, on_done),
+            Some(log) => {
+                let started = std::time::Instant::now();
+                let (capability, run_id) =
+                    (name.to_string(), self.bridge.run_id().map(str::to_string));
+                let audited = move |reply: &Result<String, HostError>| {
+                    let error = reply.as_ref().err().map(|e| e.base.python_name());
+                    crate::audit::dispatched(&log, run_id.as_deref(), &capability, started, error);
+                };
+                let audited_later = audited.clone();
+                match self.bridge.submit(name, params, move |reply| {
+                    audited_later(&reply);
+                    on_done(reply);
+                }) {
+                    Submitted::Answered(reply) => {
+                        audited(&reply);
+                        Submitted::Answered(reply)
+                    }
+                    pending => pending,
+                }
+            }
+        };
+        let reply = match reply {
             Submitted::Answered(reply) => reply,
             Submitted::Pending(call) => {
                 // Finished calls need no abort: keep the list from growing over a long run.

@@ -360,13 +360,22 @@ impl McpServer {
             args.detail.unwrap_or(Detail::Brief),
             args.limit,
         );
+        self.receipt("search_capabilities", &text);
         CallToolResult::success(vec![ContentBlock::text(text)])
+    }
+
+    /// What a discovery tool showed the agent, in the audit log (a hash and a length).
+    fn receipt(&self, surface: &str, text: &str) {
+        if let Some(log) = self.state.runtime.bridge().audit() {
+            crate::audit::discovery(log, surface, text);
+        }
     }
 
     fn schemas(&self, args: SchemasArgs) -> CallToolResult {
         let (found, missing) = self.state.runtime.bridge().registry().lookup(&args.names);
         let detail = args.detail.unwrap_or(Detail::Detailed);
         let text = render_capabilities(&found, detail, &missing, text::RESERVED);
+        self.receipt("get_capability_schemas", &text);
         CallToolResult::success(vec![ContentBlock::text(text)])
     }
 

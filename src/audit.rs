@@ -1,0 +1,259 @@
+//! The audit log (`[audit]`): one JSON object per line, appended as runs go — metadata only.
+//!
+//! Events, as the Python original writes them (its `jq` recipes work unchanged):
+//! - `run_start`: `run_id`, `backend`, `code_sha256` (first 12 hex digits), `code_chars`;
+//! - `dispatch`: `run_id`, `capability`, `server` (for `mcp:` capabilities), `duration_ms`, `ok`,
+//!   `error_type` when it failed;
+//! - `run_end`: `run_id`, `backend`, `duration_ms`, `ok`, `error_type`, `artifacts_saved`,
+//!   `escalations_cancelled` (always empty: toolplane runs no host binaries);
+//! - `discovery` (the MCP server's search and schema tools): `surface`, `result_sha256`, `result_chars`.
+//!
+//! Every event has `ts` (UTC, milliseconds) and `event`. Never arguments, results or code: payloads can
+//! carry secrets. Writing never breaks a run: a failure disables the log with one line on stderr.
+
+use std::io::Write as _;
+use std::path::{Path, PathBuf};
+use std::sync::Mutex;
+use std::time::Instant;
+
+use serde_json::{Map, Value, json};
+use sha2::Digest as _;
+
+use crate::config::AuditConfig;
+
+/// Where events go when `[audit] path` is not set, as the original's.
+pub const DEFAULT_AUDIT_PATH: &str = "~/.toolplane/audit.jsonl";
+
+/// An open audit log: events are appended to its file, which is created private (`0600`, its directory
+/// `0700`) on the first event.
+///
+/// ```
+/// let dir = tempfile::tempdir().unwrap();
+/// let path = dir.path().join("audit.jsonl");
+/// let log = toolplane::audit::AuditLog::new(&path);
+/// log.emit("discovery", None, serde_json::json!({"surface": "search_capabilities"}));
+/// let line = std::fs::read_to_string(&path).unwrap();
+/// assert!(line.contains(r#""event":"discovery","surface":"search_capabilities""#));
+/// ```
+#[derive(Debug)]
+pub struct AuditLog {
+    path: PathBuf,
+    /// `None` until the first event; `Some(None)` once writing failed (the log is off).
+    file: Mutex<Option<Option<std::fs::File>>>,
+}
+
+impl AuditLog {
+    /// A log that appends to `path` (nothing is opened before the first event).
+    pub fn new(path: impl Into<PathBuf>) -> Self {
+        Self {
+            path: path.into(),
+            file: Mutex::new(None),
+        }
+    }
+
+    /// The log `config` asks for, or `None` when `[audit]` is off.
+    pub fn from_config(config: &AuditConfig) -> Option<Self> {
+        config.enabled.then(|| {
+            Self::new(expand_home(
+                config.path.as_deref().unwrap_or(DEFAULT_AUDIT_PATH),
+            ))
+        })
+    }
+
+    /// The file events are appended to.
+    pub fn path(&self) -> &Path {
+        &self.path
+    }
+
+    /// Appends one event: `ts`, `event`, `run_id` when given, then `fields` (an object).
+    pub fn emit(&self, event: &str, run_id: Option<&str>, fields: Value) {
+        let mut record = Map::new();
+        record.insert(
+            "ts".into(),
+            jiff::Timestamp::now()
+                .strftime("%Y-%m-%dT%H:%M:%S%.3f+00:00")
+                .to_string()
+                .into(),
+        );
+        record.insert("event".into(), event.into());
+        if let Some(run_id) = run_id {
+            record.insert("run_id".into(), run_id.into());
+        }
+        if let Value::Object(fields) = fields {
+            record.extend(fields);
+        }
+        let mut line = Value::Object(record).to_string();
+        line.push('\n');
+        let mut slot = self.file.lock().unwrap_or_else(|e| e.into_inner());
+        if slot.is_none() {
+            *slot = Some(match self.open() {
+                Ok(file) => Some(file),
+                Err(e) => {
+                    self.disable(&e);
+                    None
+                }
+            });
+        }
+        if let Some(Some(file)) = slot.as_mut()
+            && let Err(e) = file.write_all(line.as_bytes())
+        {
+            self.disable(&e);
+            *slot = Some(None);
+        }
+    }
+
+    fn open(&self) -> std::io::Result<std::fs::File> {
+        let mut options = std::fs::OpenOptions::new();
+        options.create(true).append(true);
+        #[cfg(unix)]
+        {
+            use std::os::unix::fs::{DirBuilderExt as _, OpenOptionsExt as _};
+            if let Some(dir) = self.path.parent().filter(|d| !d.as_os_str().is_empty()) {
+                std::fs::DirBuilder::new()
+                    .recursive(true)
+                    .mode(0o700)
+                    .create(dir)?;
+            }
+            options.mode(0o600);
+        }
+        #[cfg(not(unix))]
+        if let Some(dir) = self.path.parent().filter(|d| !d.as_os_str().is_empty()) {
+            std::fs::create_dir_all(dir)?;
+        }
+        options.open(&self.path)
+    }
+
+    fn disable(&self, why: &std::io::Error) {
+        eprintln!(
+            "toolplane: audit log disabled, cannot write {}: {why}",
+            self.path.display()
+        );
+    }
+
+    /// Starts timing a run: `run_start` now, `run_end` from [`AuditedRun::end`].
+    pub(crate) fn start_run(&self, code: &str) -> AuditedRun<'_> {
+        let run_id = new_run_id();
+        self.emit(
+            "run_start",
+            Some(&run_id),
+            json!({
+                "backend": "rustpython",
+                "code_sha256": short_sha256(code),
+                "code_chars": code.chars().count(),
+            }),
+        );
+        AuditedRun {
+            log: self,
+            run_id,
+            started: Instant::now(),
+        }
+    }
+}
+
+/// A run between its `run_start` and `run_end` events.
+pub(crate) struct AuditedRun<'a> {
+    log: &'a AuditLog,
+    pub(crate) run_id: String,
+    started: Instant,
+}
+
+impl AuditedRun<'_> {
+    /// `run_end`, with the run's outcome.
+    pub(crate) fn end(self, error_type: Option<&str>, artifacts_saved: usize) {
+        self.log.emit(
+            "run_end",
+            Some(&self.run_id),
+            json!({
+                "backend": "rustpython",
+                "duration_ms": elapsed_ms(self.started),
+                "ok": error_type.is_none(),
+                "error_type": error_type,
+                "artifacts_saved": artifacts_saved,
+                "escalations_cancelled": [],
+            }),
+        );
+    }
+}
+
+/// One host call's `dispatch` event.
+pub(crate) fn dispatched(
+    log: &AuditLog,
+    run_id: Option<&str>,
+    capability: &str,
+    started: Instant,
+    error_type: Option<&str>,
+) {
+    let mut fields = json!({"capability": capability});
+    if let Some(server) = capability
+        .strip_prefix("mcp:")
+        .and_then(|rest| rest.split_once('/'))
+        .map(|(server, _)| server)
+    {
+        fields["server"] = server.into();
+    }
+    fields["duration_ms"] = elapsed_ms(started).into();
+    fields["ok"] = error_type.is_none().into();
+    if let Some(error_type) = error_type {
+        fields["error_type"] = error_type.into();
+    }
+    log.emit("dispatch", run_id, fields);
+}
+
+/// What a discovery tool returned, as a hash and a length (the original's `discovery` event).
+pub fn discovery(log: &AuditLog, surface: &str, text: &str) {
+    log.emit(
+        "discovery",
+        None,
+        json!({
+            "surface": surface,
+            "result_sha256": short_sha256(text),
+            "result_chars": text.chars().count(),
+        }),
+    );
+}
+
+fn elapsed_ms(started: Instant) -> f64 {
+    (started.elapsed().as_secs_f64() * 1_000_000.0).round() / 1000.0
+}
+
+fn short_sha256(text: &str) -> String {
+    let digest = sha2::Sha256::digest(text.as_bytes());
+    digest[..6].iter().map(|b| format!("{b:02x}")).collect()
+}
+
+/// 8 hex digits, as the original's `secrets.token_hex(4)`.
+fn new_run_id() -> String {
+    use rand::Rng as _;
+    let mut bytes = [0u8; 4];
+    rand::rng().fill_bytes(&mut bytes);
+    bytes.iter().map(|b| format!("{b:02x}")).collect()
+}
+
+fn expand_home(path: &str) -> PathBuf {
+    match (path.strip_prefix("~/"), std::env::var_os("HOME")) {
+        (Some(rest), Some(home)) => PathBuf::from(home).join(rest),
+        _ => PathBuf::from(path),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn hashes_are_the_first_12_hex_digits_of_sha256() {
+        // sha256("abc") = ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad
+        assert_eq!(short_sha256("abc"), "ba7816bf8f01");
+    }
+
+    #[test]
+    fn a_log_that_cannot_be_written_turns_itself_off() {
+        let dir = tempfile::tempdir().unwrap();
+        let blocker = dir.path().join("file");
+        std::fs::write(&blocker, "").unwrap();
+        let log = AuditLog::new(blocker.join("audit.jsonl"));
+        log.emit("run_start", Some("x"), json!({}));
+        log.emit("run_end", Some("x"), json!({}));
+        assert!(matches!(*log.file.lock().unwrap(), Some(None)));
+    }
+}
