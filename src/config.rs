@@ -85,6 +85,27 @@ pub struct Config {
     pub mcp: McpConfig,
     /// `[audit]`
     pub audit: AuditConfig,
+    /// `[hybrid]`
+    pub hybrid: HybridConfig,
+}
+
+/// `[hybrid]`: capabilities `toolplane serve mcp` also offers as ordinary MCP tools, beside its three
+/// code-mode tools — a curated few for single calls; loops and joins stay in `execute_code`. Each
+/// `include` entry is a canonical name (`mcp:orders/get_order`), a glob on it (`mcp:orders/*`) or
+/// `tag:<name>`; a bare `*` (everything) is refused, as the original refuses it.
+///
+/// ```
+/// let cfg = toolplane::Config::from_toml_str("[hybrid]\nenabled = true\ninclude = [\"mcp:linear/*\", \"tag:lookup\"]\n").unwrap();
+/// assert_eq!(cfg.hybrid.include.len(), 2);
+/// assert!(toolplane::Config::from_toml_str("[hybrid]\nenabled = true\ninclude = [\"*\"]\n").is_err());
+/// ```
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, Default)]
+#[serde(default, deny_unknown_fields)]
+pub struct HybridConfig {
+    /// Off unless set.
+    pub enabled: bool,
+    /// Which capabilities: names, globs, `tag:<name>`.
+    pub include: Vec<String>,
 }
 
 /// `[audit]`: an opt-in JSONL log of what runs did — run start and end, every host call (capability,
@@ -167,6 +188,41 @@ pub struct ToolplaneConfig {
     /// [`crate::worker_main_if_requested`]). Absent: `TOOLPLANE_WORKER_EXE`, then the current executable
     /// when it is a worker, then `toolplane` on `PATH`.
     pub worker_path: Option<std::path::PathBuf>,
+}
+
+impl HybridConfig {
+    fn validate(&self) -> Result<(), ConfigError> {
+        for token in &self.include {
+            if token.trim().is_empty() {
+                return Err(ConfigError::new(
+                    "hybrid.include entries must be non-empty, non-whitespace patterns (a capability \
+                     name, a glob like 'mcp:orders/*', or 'tag:<name>')",
+                )
+                .at("hybrid.include"));
+            }
+            if token.contains('*')
+                && token
+                    .trim_matches(|c| c == '*' || c == ' ' || c == '\t')
+                    .is_empty()
+            {
+                return Err(ConfigError::new(format!(
+                    "hybrid.include may not be a bare wildcard ('{token}') — that re-exports every \
+                     capability, the measured worst arm at 15 servers. Curate the single/adaptive \
+                     capabilities explicitly."
+                ))
+                .at("hybrid.include"));
+            }
+        }
+        if self.enabled && self.include.is_empty() {
+            return Err(ConfigError::new(
+                "hybrid.include must list at least one capability pattern when hybrid.enabled is true \
+                 — re-exporting everything is a measured regression; curate the single/adaptive \
+                 capabilities (names, globs like 'mcp:orders/*', or 'tag:<name>')",
+            )
+            .at("hybrid.include"));
+        }
+        Ok(())
+    }
 }
 
 impl Default for ToolplaneConfig {
@@ -376,6 +432,7 @@ const KNOWN_KEYS: &[(&str, &[&str])] = &[
     ("cli", &["mode", "allow"]),
     ("mcp", &["servers", "discovery_timeout_seconds"]),
     ("audit", &["enabled", "path"]),
+    ("hybrid", &["enabled", "include"]),
     (
         "limits",
         &[
@@ -388,10 +445,6 @@ const KNOWN_KEYS: &[(&str, &[&str])] = &[
     ),
 ];
 
-/// Tables of the Python original that this port does not support yet.
-const UNSUPPORTED_TABLES: &[(&str, &str)] =
-    &[("hybrid", "hybrid re-export ([hybrid]) is not supported yet")];
-
 /// The backend names this build accepts in `[toolplane] default_backend`.
 pub const BACKEND_NAMES: &[&str] = &["rustpython", "monty"];
 
@@ -402,12 +455,6 @@ impl Config {
             .parse()
             .map_err(|e: toml::de::Error| ConfigError::new(one_line_toml_error(text, &e)))?;
         for (key, value) in &table {
-            if let Some((_, why)) = UNSUPPORTED_TABLES.iter().find(|(t, _)| t == key) {
-                return Err(ConfigError::new(format!(
-                    "[{key}]: {why} in toolplane (Rust); remove the table"
-                ))
-                .at(key));
-            }
             let Some((_, keys)) = KNOWN_KEYS.iter().find(|(t, _)| t == key) else {
                 let tables: Vec<_> = KNOWN_KEYS.iter().map(|(t, _)| format!("[{t}]")).collect();
                 return Err(ConfigError::new(format!(
@@ -462,6 +509,7 @@ impl Config {
 
     /// Checks every value range and the keys this port does not support.
     pub fn validate(&self) -> Result<(), ConfigError> {
+        self.hybrid.validate()?;
         let backend = self.toolplane.default_backend.as_str();
         match backend {
             "rustpython" | "monty" => {}
@@ -837,7 +885,6 @@ mod tests {
                 "[mcp.servers.x]\nurl = \"http://x\"\nauth = \"oauth\"\n",
                 "not supported yet",
             ),
-            ("[hybrid]\nenabled = true\n", "[hybrid]"),
             (
                 "[toolplane]\ndefault_backend = \"local_unsafe\"\n",
                 "local_unsafe",

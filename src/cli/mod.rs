@@ -469,13 +469,23 @@ fn serve_mcp(args: ServeMcpArgs) -> Result<ExitCode, UsageError> {
         .build()
         .map_err(|e| UsageError(format!("cannot start the async runtime: {e}")))?;
     let served = tokio.block_on(async {
-        if !downstream.servers.is_empty() {
+        let notifier = server.clone();
+        if downstream.servers.is_empty() {
+            if let Some(warning) = notifier.hybrid_warning() {
+                eprintln!("{warning}");
+            }
+        } else {
             tokio::spawn(async move {
                 let statuses = crate::mcp::connect_servers(&downstream, &registry).await;
                 for warning in statuses
                     .iter()
                     .filter_map(crate::mcp::ServerStatus::warning)
                 {
+                    eprintln!("{warning}");
+                }
+                // Their tools may be [hybrid] tools: clients are told the list changed.
+                notifier.capabilities_changed();
+                if let Some(warning) = notifier.hybrid_warning() {
                     eprintln!("{warning}");
                 }
             });

@@ -20,6 +20,7 @@
 //! ```
 
 mod http;
+mod hybrid;
 mod logging;
 mod null_id;
 mod servers;
@@ -47,6 +48,7 @@ use crate::config::Config;
 use crate::{Session, Toolplane};
 
 pub use http::{DEFAULT_HTTP_PORT, MCP_PATH};
+pub use hybrid::select_capabilities;
 pub use servers::{
     Probe, ServerStatus, connect_servers, connect_servers_blocking, probe_servers_blocking,
 };
@@ -135,6 +137,11 @@ struct State {
     transport: Transport,
     live: Live,
     tools: Vec<Tool>,
+    /// `[hybrid] include` when hybrid re-export is on, else empty.
+    hybrid: Vec<String>,
+    /// Bumped when the capabilities change (MCP servers connected later): clients get
+    /// `notifications/tools/list_changed` when hybrid tools may have come.
+    capabilities_changed: tokio::sync::watch::Sender<u64>,
 }
 
 #[derive(Deserialize)]
@@ -192,9 +199,16 @@ impl McpServer {
         };
         let session = session_on.then(|| tokio::sync::Mutex::new(runtime.session()));
         let workers = std::thread::available_parallelism().map_or(2, |n| n.get().max(2));
+        let hybrid = if runtime.config().hybrid.enabled {
+            runtime.config().hybrid.include.clone()
+        } else {
+            Vec::new()
+        };
         Self {
             state: Arc::new(State {
                 tools: tools(live),
+                hybrid,
+                capabilities_changed: tokio::sync::watch::Sender::new(0),
                 runtime,
                 session,
                 fresh_slots: tokio::sync::Semaphore::new(workers),
@@ -228,6 +242,78 @@ impl McpServer {
     pub fn allow_origins(mut self, origins: impl IntoIterator<Item = String>) -> Self {
         self.allowed_origins = Arc::new(origins.into_iter().collect());
         self
+    }
+
+    /// Says that the runtime's capabilities changed (MCP servers connected after the server started):
+    /// with `[hybrid]` on, every client gets `notifications/tools/list_changed`, and its next
+    /// `tools/list` has the re-exported tools the change brought.
+    pub fn capabilities_changed(&self) {
+        self.state.capabilities_changed.send_modify(|n| *n += 1);
+    }
+
+    /// With `[hybrid]` on and nothing matched (yet): the warning for the operator, as the original's.
+    pub fn hybrid_warning(&self) -> Option<String> {
+        (!self.state.hybrid.is_empty() && self.hybrid_tools().is_empty()).then(|| {
+            format!(
+                "toolplane: warning — hybrid.include matched no capabilities ({:?}); no tools were \
+                 re-exported. Check the patterns against canonical names (search_capabilities lists \
+                 them).",
+                self.state.hybrid
+            )
+        })
+    }
+
+    fn hybrid_tools(&self) -> Vec<(Tool, String)> {
+        if self.state.hybrid.is_empty() {
+            return Vec::new();
+        }
+        hybrid::tools(self.state.runtime.bridge().registry(), &self.state.hybrid)
+    }
+
+    /// Calls the capability behind a hybrid tool, through the bridge (audited as a snippet's call).
+    async fn call_hybrid(
+        &self,
+        capability: &str,
+        arguments: Option<JsonObject>,
+        context: &RequestContext<RoleServer>,
+    ) -> CallToolResult {
+        let bridge = self.state.runtime.bridge();
+        let params = Value::Object(arguments.unwrap_or_default()).to_string();
+        let started = std::time::Instant::now();
+        let (tx, rx) = tokio::sync::oneshot::channel();
+        let reply = match bridge.submit(capability, &params, move |reply| {
+            let _ = tx.send(reply);
+        }) {
+            crate::capabilities::Submitted::Answered(reply) => reply,
+            crate::capabilities::Submitted::Pending(call) => tokio::select! {
+                reply = rx => reply.unwrap_or_else(|_| Err(crate::HostError::runtime(format!("{capability} was dropped")))),
+                () = context.ct.cancelled() => {
+                    call.abort();
+                    Err(crate::HostError::runtime(format!("{capability} was cancelled by the client")))
+                }
+            },
+        };
+        if let Some(log) = bridge.audit() {
+            let error = reply.as_ref().err().map(|e| e.base.python_name());
+            crate::audit::dispatched(log, None, capability, started, error);
+        }
+        match reply {
+            Ok(text) => {
+                let value: Value =
+                    serde_json::from_str(&text).unwrap_or(Value::String(text.clone()));
+                let mut result = match value {
+                    Value::Object(_) => CallToolResult::structured(value),
+                    _ => CallToolResult::success(vec![]),
+                };
+                result.content = vec![ContentBlock::text(text)];
+                result
+            }
+            Err(e) => CallToolResult::error(vec![ContentBlock::text(format!(
+                "{}: {}",
+                e.base.python_name(),
+                e.message
+            ))]),
+        }
     }
 
     /// The runtime this server runs snippets in.
@@ -525,16 +611,19 @@ fn tools(live: Live) -> Vec<Tool> {
 impl ServerHandler for McpServer {
     #[allow(deprecated)] // logging: see `logging.rs`
     fn get_info(&self) -> ServerConfig {
-        ServerConfig::new(
-            ServerCapabilities::builder()
-                .enable_tools()
-                .enable_resources()
-                .enable_prompts()
-                .enable_logging()
-                .build(),
-        )
-        .with_server_info(Implementation::new("Toolplane", env!("CARGO_PKG_VERSION")))
-        .with_instructions(text::instructions(self.state.live))
+        let capabilities = ServerCapabilities::builder()
+            .enable_tools()
+            .enable_resources()
+            .enable_prompts()
+            .enable_logging();
+        let capabilities = if self.state.hybrid.is_empty() {
+            capabilities.build()
+        } else {
+            capabilities.enable_tool_list_changed().build()
+        };
+        ServerConfig::new(capabilities)
+            .with_server_info(Implementation::new("Toolplane", env!("CARGO_PKG_VERSION")))
+            .with_instructions(text::instructions(self.state.live))
     }
 
     async fn list_tools(
@@ -542,11 +631,39 @@ impl ServerHandler for McpServer {
         _request: Option<PaginatedRequestParams>,
         _context: RequestContext<RoleServer>,
     ) -> Result<ListToolsResult, McpError> {
-        Ok(ListToolsResult::with_all_items(self.state.tools.clone()))
+        let mut tools = self.state.tools.clone();
+        tools.extend(self.hybrid_tools().into_iter().map(|(tool, _)| tool));
+        Ok(ListToolsResult::with_all_items(tools))
     }
 
     fn get_tool(&self, name: &str) -> Option<Tool> {
-        self.state.tools.iter().find(|t| t.name == name).cloned()
+        self.state
+            .tools
+            .iter()
+            .find(|t| t.name == name)
+            .cloned()
+            .or_else(|| {
+                self.hybrid_tools()
+                    .into_iter()
+                    .map(|(tool, _)| tool)
+                    .find(|t| t.name == name)
+            })
+    }
+
+    async fn on_initialized(&self, context: rmcp::service::NotificationContext<RoleServer>) {
+        if self.state.hybrid.is_empty() {
+            return;
+        }
+        // Until the client goes: each change of the capabilities may have brought hybrid tools.
+        let mut changes = self.state.capabilities_changed.subscribe();
+        let peer = context.peer;
+        tokio::spawn(async move {
+            while changes.changed().await.is_ok() {
+                if peer.notify_tool_list_changed().await.is_err() {
+                    break;
+                }
+            }
+        });
     }
 
     async fn call_tool(
@@ -571,15 +688,25 @@ impl ServerHandler for McpServer {
                     Err(invalid) => invalid_arguments(invalid),
                 }
             }
-            other => {
-                return Err(McpError::invalid_params(
-                    format!(
-                        "unknown tool {other:?}: the tools are execute_code, search_capabilities and \
-                         get_capability_schemas"
-                    ),
-                    None,
-                ));
-            }
+            other => match self
+                .hybrid_tools()
+                .into_iter()
+                .find(|(t, _)| t.name == other)
+            {
+                Some((_, capability)) => {
+                    self.call_hybrid(&capability, request.arguments, &context)
+                        .await
+                }
+                None => {
+                    return Err(McpError::invalid_params(
+                        format!(
+                            "unknown tool {other:?}: the tools are execute_code, search_capabilities \
+                             and get_capability_schemas"
+                        ),
+                        None,
+                    ));
+                }
+            },
         };
         Ok(result.into())
     }
