@@ -216,7 +216,7 @@ fn elapsed_ms(started: Instant) -> f64 {
     (started.elapsed().as_secs_f64() * 1_000_000.0).round() / 1000.0
 }
 
-fn short_sha256(text: &str) -> String {
+pub(crate) fn short_sha256(text: &str) -> String {
     let digest = sha2::Sha256::digest(text.as_bytes());
     digest[..6].iter().map(|b| format!("{b:02x}")).collect()
 }

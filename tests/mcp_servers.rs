@@ -132,6 +132,51 @@ fn a_stdio_server_sees_a_minimal_environment_plus_its_own() {
     assert!(!names.contains(&"TOOLPLANE_TEST_HOST_SECRET"), "{names:?}");
 }
 
+/// A toolplane.toml whose server is `toolplane serve mcp` in the same directory (so the child loads the
+/// same config): the child does not start its servers again — without the guard each level would start
+/// the next, an endless chain of processes.
+#[test]
+fn a_config_that_names_toolplane_itself_does_not_loop() {
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::write(
+        dir.path().join("toolplane.toml"),
+        format!(
+            "[mcp.servers.me]\ncommand = {:?}\nargs = [\"serve\", \"mcp\", \"--isolation\", \"in-process\"]\n",
+            env!("CARGO_BIN_EXE_toolplane")
+        ),
+    )
+    .unwrap();
+    std::fs::write(
+        dir.path().join("s.py"),
+        "r = await me_execute_code(code='return 6 * 7')\nreturn [r['value'], await call_tool('mcp:me/search_capabilities', {'query': 'me_'})]",
+    )
+    .unwrap();
+    let output = Command::new(env!("CARGO_BIN_EXE_toolplane"))
+        .args(["run", "--json", "s.py"])
+        .current_dir(dir.path())
+        .output()
+        .unwrap();
+    let stdout = String::from_utf8_lossy(&output.stdout);
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert!(output.status.success(), "{stdout}\n{stderr}");
+    let result: Value = serde_json::from_str(stdout.trim()).unwrap();
+    assert_eq!(result["value"][0], 42, "{result}");
+    // The child has no tools of its own servers.
+    assert!(
+        !result["value"][1]
+            .as_str()
+            .unwrap()
+            .contains("me_execute_code"),
+        "{result}"
+    );
+    assert!(
+        stderr.contains(
+            "[mcp me] toolplane: MCP server 'me' unavailable: not started: this toolplane is itself an MCP server of a toolplane with the same [mcp.servers] (a loop; TOOLPLANE_MCP_CHAIN)"
+        ),
+        "{stderr}"
+    );
+}
+
 /// Through the CLI: a server that cannot start, one whose secret is missing and one that never answers
 /// are each skipped with one line naming them (never a secret's value); the others work.
 #[test]

@@ -88,6 +88,50 @@ const BASE_ENV: &[&str] = &[
     "SYSTEMROOT",
 ];
 
+/// The variable through which a toolplane that starts stdio servers tells them which `[mcp.servers]`
+/// started them: a toolplane among them (`toolplane serve mcp`) whose own servers are one of those
+/// does not start them again — a config that names toolplane itself would otherwise start an endless
+/// chain of processes.
+pub const CHAIN_VAR: &str = "TOOLPLANE_MCP_CHAIN";
+
+/// The chain to hand to this process's stdio servers (the inherited one plus these servers'
+/// fingerprint), or why these servers must not be started: an ancestor started the same ones.
+fn loop_guard(servers: &BTreeMap<String, McpServerConfig>) -> Result<String, String> {
+    let fingerprint =
+        crate::audit::short_sha256(&serde_json::to_string(servers).unwrap_or_default());
+    let inherited = std::env::var(CHAIN_VAR).unwrap_or_default();
+    let links: Vec<&str> = inherited.split(',').filter(|l| !l.is_empty()).collect();
+    if links.contains(&fingerprint.as_str()) {
+        return Err(format!(
+            "not started: this toolplane is itself an MCP server of a toolplane with the same \
+             [mcp.servers] (a loop; {CHAIN_VAR})"
+        ));
+    }
+    if links.len() >= MAX_CHAIN {
+        return Err(format!(
+            "not started: {} toolplanes deep, each an MCP server of the last ({CHAIN_VAR})",
+            links.len() + 1
+        ));
+    }
+    Ok(links
+        .into_iter()
+        .chain([fingerprint.as_str()])
+        .collect::<Vec<_>>()
+        .join(","))
+}
+
+/// How many toolplanes may be MCP servers of one another in a row.
+const MAX_CHAIN: usize = 8;
+
+/// `server` with the chain in its environment (a stdio server; a URL one starts no process of ours).
+fn with_chain(server: &McpServerConfig, chain: &str) -> McpServerConfig {
+    let mut server = server.clone();
+    if server.command.is_some() {
+        server.env.insert(CHAIN_VAR.to_string(), chain.to_string());
+    }
+    server
+}
+
 /// [`connect_servers`] on toolplane's own runtime, waiting for it (from any thread, async or not):
 /// what [`Toolplane::new`](crate::Toolplane::new) does with a config's `[mcp.servers.*]`.
 pub fn connect_servers_blocking(config: &McpConfig, registry: &Arc<Registry>) -> Vec<ServerStatus> {
@@ -138,6 +182,15 @@ pub fn probe_servers_blocking(
     servers: &BTreeMap<String, McpServerConfig>,
     limit: Duration,
 ) -> Vec<(String, Probe)> {
+    let chain = match loop_guard(servers) {
+        Ok(chain) => chain,
+        Err(reason) => {
+            return servers
+                .keys()
+                .map(|name| (name.clone(), Probe::Failed(reason.clone())))
+                .collect();
+        }
+    };
     let runtime = crate::capabilities::own_runtime();
     let servers = servers.clone();
     std::thread::spawn(move || {
@@ -145,6 +198,7 @@ pub fn probe_servers_blocking(
             let probes: Vec<_> = servers
                 .into_iter()
                 .map(|(name, server)| {
+                    let server = with_chain(&server, &chain);
                     tokio::spawn(async move {
                         let probe = match tokio::time::timeout(limit, connect(&name, &server)).await
                         {
@@ -177,11 +231,24 @@ pub fn probe_servers_blocking(
 /// on a tokio runtime that outlives the capabilities (the connections' tasks run on it).
 pub async fn connect_servers(config: &McpConfig, registry: &Registry) -> Vec<ServerStatus> {
     let limit = Duration::from_secs_f64(config.discovery_timeout_seconds);
+    let chain = match loop_guard(&config.servers) {
+        Ok(chain) => chain,
+        Err(reason) => {
+            return config
+                .servers
+                .keys()
+                .map(|name| ServerStatus::Unavailable {
+                    name: name.clone(),
+                    reason: reason.clone(),
+                })
+                .collect();
+        }
+    };
     let attempts: Vec<_> = config
         .servers
         .iter()
         .map(|(name, server)| {
-            let (name, server) = (name.clone(), server.clone());
+            let (name, server) = (name.clone(), with_chain(server, &chain));
             tokio::spawn(async move {
                 let outcome = tokio::time::timeout(limit, connect(&name, &server)).await;
                 (name, server, outcome)
