@@ -527,3 +527,35 @@ fn import_reads_codex_and_names_what_it_could_not_find() {
         "[mcp.servers.docs]\nurl = \"https://docs.example.com/mcp\"\nauth = \"env://DOCS_TOKEN\"\n"
     ),);
 }
+
+/// A server that answers 401 is `auth_required`, with what to set (not rmcp's transport type names).
+#[test]
+fn status_says_when_a_server_wants_credentials() {
+    use std::io::{Read as _, Write as _};
+    let listener = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
+    let port = listener.local_addr().unwrap().port();
+    std::thread::spawn(move || {
+        for stream in listener.incoming().flatten() {
+            let mut stream = stream;
+            let mut buf = [0u8; 4096];
+            let _ = stream.read(&mut buf);
+            let _ = stream.write_all(
+                b"HTTP/1.1 401 Unauthorized\r\nwww-authenticate: Bearer\r\ncontent-length: 0\r\nconnection: close\r\n\r\n",
+            );
+        }
+    });
+    let (_root, project, home) = places();
+    std::fs::write(
+        project.join("toolplane.toml"),
+        format!("[mcp.servers.guarded]\nurl = \"http://127.0.0.1:{port}/mcp\"\n"),
+    )
+    .unwrap();
+    let out = toolplane(&project, &home, &["mcp", "status"]);
+    assert_eq!(out.status.code(), Some(1));
+    assert_eq!(
+        stdout(&out),
+        format!(
+            "MCP servers:\n- guarded: auth_required transport=url auth=none detail=cannot connect to http://127.0.0.1:{port}/mcp: the server requires authentication (HTTP 401): set auth = \"env://TOKEN\" (a bearer token) or an Authorization header\n"
+        )
+    );
+}

@@ -467,7 +467,7 @@ fn looks_auth_required(reason: &str) -> bool {
         "unauthorized",
         "forbidden",
         "www-authenticate",
-        "authentication required",
+        "requires authentication",
     ]
     .iter()
     .any(|marker| lowered.contains(marker))

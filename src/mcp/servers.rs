@@ -612,7 +612,7 @@ async fn connect_http(url: &str, server: &McpServerConfig) -> Result<Client, Str
     let service = ()
         .serve(transport)
         .await
-        .map_err(|e| format!("cannot connect to {url}: {}", one_line(&e.to_string())))?;
+        .map_err(|e| format!("cannot connect to {url}: {}", http_failure(&e.to_string())))?;
     Ok(Client {
         service,
         _process: None,
@@ -663,6 +663,22 @@ fn end_with_the_host(process: &mut tokio::process::Command) {
             });
         }
     }
+}
+
+/// rmcp's text for a failed HTTP connection, without the transport's Rust type names; a refused
+/// credential says what to set.
+fn http_failure(text: &str) -> String {
+    let text = one_line(text);
+    let text = match text.split_once("] error: ") {
+        Some((_, rest)) => rest.to_string(),
+        None => text,
+    };
+    if text.starts_with("Auth required") {
+        return "the server requires authentication (HTTP 401): set auth = \"env://TOKEN\" (a bearer \
+                token) or an Authorization header"
+            .into();
+    }
+    text
 }
 
 fn one_line(text: &str) -> String {
