@@ -228,6 +228,29 @@ fn everything_over_streamable_http_from_the_library() {
         let runtime = Toolplane::new(config).unwrap();
         let statuses = format!("{:?}", runtime.mcp_servers());
         assert!(statuses.contains("Connected"), "{statuses}");
+        // A tool's outputSchema is the capability's `returns`, shown by the schema tools.
+        let structured = runtime
+            .bridge()
+            .registry()
+            .get("mcp:everything/get-structured-content")
+            .unwrap();
+        let returns = structured.returns.clone().expect("its outputSchema");
+        assert!(
+            returns["properties"]["temperature"].is_object(),
+            "{returns}"
+        );
+        let document = toolplane::capabilities::schema_document(&structured, &[]);
+        assert_eq!(document["outputSchema"], returns);
+        let detailed = toolplane::capabilities::render_capabilities(
+            &[structured],
+            toolplane::capabilities::Detail::Detailed,
+            &[],
+            &[],
+        );
+        assert!(
+            detailed.contains("**Returns**\n- `temperature` (number, required)"),
+            "{detailed}"
+        );
         let value = ok(runtime
             .execute(
                 "calls = [everything_echo(message=f'h{i}') for i in range(10)]\n\

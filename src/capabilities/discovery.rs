@@ -350,6 +350,10 @@ fn render_detailed(capability: &Capability, reserved: &[&str]) -> String {
         String::new(),
     ]);
     lines.extend(schema_section(&capability.params_schema, "Parameters"));
+    if let Some(returns) = &capability.returns {
+        lines.push(String::new());
+        lines.extend(schema_section(returns, "Returns"));
+    }
     lines.join("\n")
 }
 
@@ -404,6 +408,9 @@ pub fn schema_document(capability: &Capability, reserved: &[&str]) -> Value {
     }
     if let Some(alias) = capability.python_alias().filter(|a| *a != capability.name) {
         document["aliases"] = serde_json::json!([alias]);
+    }
+    if let Some(returns) = &capability.returns {
+        document["outputSchema"] = returns.clone();
     }
     if capability.hidden {
         document["hidden"] = Value::Bool(true);

@@ -112,6 +112,9 @@ pub struct Capability {
     pub description: String,
     /// JSON Schema of the params object.
     pub params_schema: Value,
+    /// JSON Schema of the value it returns, when known (an MCP tool's `outputSchema`): shown in
+    /// `get_capability_schemas` ("Returns", `outputSchema`), as the original's `returns`.
+    pub returns: Option<Value>,
     /// Free-form tags for search.
     pub tags: Vec<String>,
     /// Hidden from discovery (search, list, manifest, flat aliases) but callable by canonical name.
@@ -147,6 +150,7 @@ impl Capability {
             tags: Vec::new(),
             hidden: false,
             handler: Some(Handler::Blocking(Arc::new(handler))),
+            returns: None,
             shape: None,
         }
     }
@@ -245,6 +249,7 @@ impl Capability {
             tags: vec!["toolplane".into()],
             hidden: true,
             handler: None,
+            returns: None,
             shape: None,
         }
     }
@@ -262,6 +267,17 @@ impl Capability {
     /// Sets the JSON Schema of the params.
     pub fn schema(mut self, schema: Value) -> Self {
         self.params_schema = schema;
+        self
+    }
+    /// Sets the JSON Schema of the value it returns.
+    ///
+    /// ```
+    /// let cap = toolplane::Capability::new("orders/total", |_| Ok(serde_json::json!({"total": 3})))
+    ///     .returns(serde_json::json!({"type": "object", "properties": {"total": {"type": "integer"}}}));
+    /// assert!(cap.returns.is_some());
+    /// ```
+    pub fn returns(mut self, schema: Value) -> Self {
+        self.returns = Some(schema);
         self
     }
     /// Adds a tag.

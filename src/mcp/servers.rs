@@ -335,6 +335,10 @@ fn register(
         .schema(Value::Object((*tool.input_schema).clone()))
         .tag("mcp")
         .tag(server);
+        let capability = match &tool.output_schema {
+            Some(schema) => capability.returns(Value::Object((**schema).clone())),
+            None => capability,
+        };
         match registry.register(capability) {
             Ok(()) => registered += 1,
             Err(e) => {
