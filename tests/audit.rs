@@ -7,7 +7,7 @@ mod common;
 use std::path::Path;
 use std::sync::Arc;
 
-use common::{config_for, isolations};
+use common::{config_for, isolations, serve_mcp, tool_call};
 use serde_json::{Value, json};
 use toolplane::capabilities::Capability;
 use toolplane::{Config, Registry, Toolplane};
@@ -19,6 +19,14 @@ fn events(path: &Path) -> Vec<Value> {
         .unwrap()
         .lines()
         .map(|line| serde_json::from_str(line).unwrap())
+        .collect()
+}
+
+/// The `event` of each.
+fn kinds(events: &[Value]) -> Vec<&str> {
+    events
+        .iter()
+        .map(|e| e["event"].as_str().unwrap())
         .collect()
 }
 
@@ -68,10 +76,7 @@ fn runs_and_their_calls_are_logged_without_their_data() {
         let text = std::fs::read_to_string(&path).unwrap();
         assert!(!text.contains(SECRET), "{text}");
         let events = events(&path);
-        let kinds: Vec<&str> = events
-            .iter()
-            .map(|e| e["event"].as_str().unwrap())
-            .collect();
+        let kinds = kinds(&events);
         assert_eq!(
             kinds,
             [
@@ -176,17 +181,8 @@ async fn the_mcp_server_logs_what_discovery_showed() {
         ),
     )
     .unwrap();
-    let mut command = tokio::process::Command::new(env!("CARGO_BIN_EXE_toolplane"));
-    command.args(["serve", "mcp", "--config"]).arg(&config);
-    let (transport, _) = rmcp::transport::TokioChildProcess::builder(command)
-        .stderr(std::process::Stdio::null())
-        .spawn()
-        .unwrap();
-    let client = ().serve(transport).await.expect("initialize");
-    let call = |name: &str, arguments: Value| {
-        rmcp::model::CallToolRequestParams::new(name.to_string())
-            .with_arguments(arguments.as_object().cloned().unwrap())
-    };
+    let client = ().serve(serve_mcp(&config, &[])).await.expect("initialize");
+    let call = tool_call;
     let found = client
         .call_tool(call("search_capabilities", json!({"query": "result"})))
         .await
@@ -210,10 +206,7 @@ async fn the_mcp_server_logs_what_discovery_showed() {
     let text = std::fs::read_to_string(&path).unwrap();
     assert!(!text.contains(SECRET), "{text}");
     let events = events(&path);
-    let kinds: Vec<&str> = events
-        .iter()
-        .map(|e| e["event"].as_str().unwrap())
-        .collect();
+    let kinds = kinds(&events);
     assert_eq!(
         kinds,
         ["discovery", "discovery", "run_start", "run_end"],

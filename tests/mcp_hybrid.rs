@@ -7,11 +7,10 @@ mod common;
 
 use std::time::Duration;
 
-use common::mcp_python;
+use common::{mcp_python, serve_mcp, tool_call as call};
 use rmcp::ServiceExt;
-use rmcp::model::CallToolRequestParams;
 use rmcp::service::{NotificationContext, RoleClient};
-use serde_json::{Value, json};
+use serde_json::json;
 
 /// A client that counts `notifications/tools/list_changed`.
 #[derive(Clone, Default)]
@@ -32,11 +31,6 @@ fn fixture() -> String {
         .to_string()
 }
 
-fn call(name: &str, arguments: Value) -> CallToolRequestParams {
-    CallToolRequestParams::new(name.to_string())
-        .with_arguments(arguments.as_object().cloned().unwrap())
-}
-
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn included_capabilities_are_mcp_tools_and_late_ones_are_announced() {
     let dir = tempfile::tempdir().unwrap();
@@ -52,14 +46,12 @@ async fn included_capabilities_are_mcp_tools_and_late_ones_are_announced() {
         ),
     )
     .unwrap();
-    let mut command = tokio::process::Command::new(env!("CARGO_BIN_EXE_toolplane"));
-    command.args(["serve", "mcp", "--config"]).arg(&config);
-    let (transport, _) = rmcp::transport::TokioChildProcess::builder(command)
-        .stderr(std::process::Stdio::null())
-        .spawn()
-        .unwrap();
     let watcher = Watcher::default();
-    let client = watcher.clone().serve(transport).await.expect("initialize");
+    let client = watcher
+        .clone()
+        .serve(serve_mcp(&config, &[]))
+        .await
+        .expect("initialize");
     let info = client.peer_info().unwrap();
     assert_eq!(
         info.capabilities

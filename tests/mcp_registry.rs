@@ -11,7 +11,7 @@ use std::path::{Path, PathBuf};
 use std::process::{Child, Command, Stdio};
 use std::time::{Duration, Instant};
 
-use common::{config_for, isolations, mcp_python, node_packages, ok};
+use common::{config_for, isolations, mcp_python, node_packages, ok, serve_mcp, tool_call};
 use serde_json::{Value, json};
 use toolplane::{Config, Toolplane};
 
@@ -275,19 +275,11 @@ async fn serve_mcp_gives_its_client_the_reference_servers_tools() {
     let config = dir.path().join("toolplane.toml");
     std::fs::write(&config, stdio_servers(&root)).unwrap();
     for isolation in ["in-process", "process"] {
-        let mut command = tokio::process::Command::new(env!("CARGO_BIN_EXE_toolplane"));
-        command
-            .args(["serve", "mcp", "--isolation", isolation, "--config"])
-            .arg(&config);
-        let (transport, _) = rmcp::transport::TokioChildProcess::builder(command)
-            .stderr(Stdio::null())
-            .spawn()
-            .unwrap();
-        let client = ().serve(transport).await.expect("initialize");
-        let call = |name: &str, arguments: Value| {
-            rmcp::model::CallToolRequestParams::new(name.to_string())
-                .with_arguments(arguments.as_object().cloned().unwrap())
-        };
+        let client =
+            ().serve(serve_mcp(&config, &["--isolation", isolation]))
+                .await
+                .expect("initialize");
+        let call = tool_call;
         // The servers are connected beside the client's first calls: wait (bounded) until all are in.
         let give_up = Instant::now() + Duration::from_secs(60);
         loop {

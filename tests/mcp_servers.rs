@@ -13,6 +13,19 @@ use common::{config_for, err, isolations, mcp_python as python, ok};
 use serde_json::{Value, json};
 use toolplane::{Config, Toolplane};
 
+/// `toolplane ARGS` in `dir`, which must succeed: its stdout and stderr.
+fn run_ok(dir: &Path, args: &[&str]) -> (String, String) {
+    let output = Command::new(env!("CARGO_BIN_EXE_toolplane"))
+        .args(args)
+        .current_dir(dir)
+        .output()
+        .unwrap();
+    let stdout = String::from_utf8_lossy(&output.stdout).into_owned();
+    let stderr = String::from_utf8_lossy(&output.stderr).into_owned();
+    assert!(output.status.success(), "{stdout}\n{stderr}");
+    (stdout, stderr)
+}
+
 fn fixture() -> String {
     Path::new(env!("CARGO_MANIFEST_DIR"))
         .join("tests/fixtures/mcp_fixture_server.py")
@@ -151,14 +164,7 @@ fn a_config_that_names_toolplane_itself_does_not_loop() {
         "r = await me_execute_code(code='return 6 * 7')\nreturn [r['value'], await call_tool('mcp:me/search_capabilities', {'query': 'me_'})]",
     )
     .unwrap();
-    let output = Command::new(env!("CARGO_BIN_EXE_toolplane"))
-        .args(["run", "--json", "s.py"])
-        .current_dir(dir.path())
-        .output()
-        .unwrap();
-    let stdout = String::from_utf8_lossy(&output.stdout);
-    let stderr = String::from_utf8_lossy(&output.stderr);
-    assert!(output.status.success(), "{stdout}\n{stderr}");
+    let (stdout, stderr) = run_ok(dir.path(), &["run", "--json", "s.py"]);
     let result: Value = serde_json::from_str(stdout.trim()).unwrap();
     assert_eq!(result["value"][0], 42, "{result}");
     // The child has no tools of its own servers.
@@ -204,17 +210,15 @@ fn unavailable_servers_are_skipped_with_one_line_each() {
         "r = await inner_execute_code(code='return 6 * 7')\nreturn r['value']",
     )
     .unwrap();
-    let output = Command::new(env!("CARGO_BIN_EXE_toolplane"))
-        .arg("run")
-        .arg("--config")
-        .arg(&config)
-        .arg(&snippet)
-        .current_dir(dir.path())
-        .output()
-        .unwrap();
-    let stdout = String::from_utf8_lossy(&output.stdout);
-    let stderr = String::from_utf8_lossy(&output.stderr);
-    assert!(output.status.success(), "{stdout}\n{stderr}");
+    let (stdout, stderr) = run_ok(
+        dir.path(),
+        &[
+            "run",
+            "--config",
+            &config.display().to_string(),
+            &snippet.display().to_string(),
+        ],
+    );
     assert_eq!(stdout.trim(), "42", "{stderr}");
     let skipped: Vec<&str> = stderr
         .lines()

@@ -110,3 +110,25 @@ pub fn node_packages() -> &'static std::path::Path {
         dir
     })
 }
+
+/// `toolplane serve mcp --config CONFIG ARGS…` as a child process for rmcp's client (its stderr
+/// dropped): `().serve(serve_mcp(..)).await` is the client.
+pub fn serve_mcp(config: &std::path::Path, args: &[&str]) -> rmcp::transport::TokioChildProcess {
+    let mut command = tokio::process::Command::new(env!("CARGO_BIN_EXE_toolplane"));
+    command
+        .args(["serve", "mcp"])
+        .args(args)
+        .arg("--config")
+        .arg(config);
+    let (transport, _) = rmcp::transport::TokioChildProcess::builder(command)
+        .stderr(std::process::Stdio::null())
+        .spawn()
+        .unwrap();
+    transport
+}
+
+/// A `tools/call` of `name` with `arguments` (a JSON object).
+pub fn tool_call(name: &str, arguments: Value) -> rmcp::model::CallToolRequestParams {
+    rmcp::model::CallToolRequestParams::new(name.to_string())
+        .with_arguments(arguments.as_object().cloned().unwrap())
+}
