@@ -22,6 +22,13 @@ fn events(path: &Path) -> Vec<Value> {
         .collect()
 }
 
+/// The log's text, which must not hold the secret, and its events.
+fn logged(path: &Path) -> (String, Vec<Value>) {
+    let text = std::fs::read_to_string(path).unwrap();
+    assert!(!text.contains(SECRET), "{text}");
+    (text, events(path))
+}
+
 /// The `event` of each.
 fn kinds(events: &[Value]) -> Vec<&str> {
     events
@@ -73,9 +80,7 @@ fn runs_and_their_calls_are_logged_without_their_data() {
         let failed = runtime.execute("1 / 0", None).unwrap();
         assert!(!failed.ok());
 
-        let text = std::fs::read_to_string(&path).unwrap();
-        assert!(!text.contains(SECRET), "{text}");
-        let events = events(&path);
+        let (text, events) = logged(&path);
         let kinds = kinds(&events);
         assert_eq!(
             kinds,
@@ -203,9 +208,7 @@ async fn the_mcp_server_logs_what_discovery_showed() {
         .await
         .unwrap();
     client.cancel().await.unwrap();
-    let text = std::fs::read_to_string(&path).unwrap();
-    assert!(!text.contains(SECRET), "{text}");
-    let events = events(&path);
+    let (text, events) = logged(&path);
     let kinds = kinds(&events);
     assert_eq!(
         kinds,

@@ -191,25 +191,14 @@ fn discover(source: &str, home: &Path, project: &Path) -> Result<Vec<Found>, Usa
         "claude" => claude_code(home, project),
         "claude-desktop" => {
             let path = claude_desktop_path(home);
-            if !path.exists() {
-                return Err(UsageError(format!(
-                    "no Claude Desktop config found (looked for {})",
-                    path.display()
-                )));
-            }
+            require_one("Claude Desktop", &[&path])?;
             let label = format!("claude desktop ({})", path.display());
             Ok(servers_of(read_json(&path)?.get("mcpServers"), &label))
         }
         "cursor" => {
             let user = home.join(".cursor/mcp.json");
             let local = project.join(".cursor/mcp.json");
-            if !user.exists() && !local.exists() {
-                return Err(UsageError(format!(
-                    "no Cursor config found (looked for {} and {})",
-                    user.display(),
-                    local.display()
-                )));
-            }
+            require_one("Cursor", &[&user, &local])?;
             let mut found = Vec::new();
             for (path, scope) in [(&local, "project"), (&user, "user")] {
                 if path.exists() {
@@ -221,12 +210,7 @@ fn discover(source: &str, home: &Path, project: &Path) -> Result<Vec<Found>, Usa
         }
         "codex" => {
             let path = home.join(".codex/config.toml");
-            if !path.exists() {
-                return Err(UsageError(format!(
-                    "no Codex config found (looked for {})",
-                    path.display()
-                )));
-            }
+            require_one("Codex", &[&path])?;
             codex(&path)
         }
         file => {
@@ -247,6 +231,18 @@ fn discover(source: &str, home: &Path, project: &Path) -> Result<Vec<Found>, Usa
     }
 }
 
+/// An error naming where `client`'s config was looked for, when none of `paths` exists.
+fn require_one(client: &str, paths: &[&Path]) -> Result<(), UsageError> {
+    if paths.iter().any(|p| p.exists()) {
+        return Ok(());
+    }
+    let looked: Vec<String> = paths.iter().map(|p| p.display().to_string()).collect();
+    Err(UsageError(format!(
+        "no {client} config found (looked for {})",
+        looked.join(" and ")
+    )))
+}
+
 fn claude_desktop_path(home: &Path) -> PathBuf {
     if cfg!(target_os = "macos") {
         home.join("Library/Application Support/Claude/claude_desktop_config.json")
@@ -264,13 +260,7 @@ fn claude_desktop_path(home: &Path) -> PathBuf {
 fn claude_code(home: &Path, project: &Path) -> Result<Vec<Found>, UsageError> {
     let claude_json = home.join(".claude.json");
     let mcp_json = project.join(".mcp.json");
-    if !claude_json.exists() && !mcp_json.exists() {
-        return Err(UsageError(format!(
-            "no Claude Code config found (looked for {} and {})",
-            claude_json.display(),
-            mcp_json.display()
-        )));
-    }
+    require_one("Claude Code", &[&claude_json, &mcp_json])?;
     let mut found = Vec::new();
     let mut data = Map::new();
     let mut disabled: Vec<String> = Vec::new();
