@@ -210,7 +210,8 @@ enum WorkerKind {
 
 /// A long-lived, large-stack worker thread that runs snippets in process, one at a time: each in a
 /// fresh interpreter, or all in one session interpreter. VMs are thread-affine, and a thread per run
-/// would leak RustPython's per-thread type objects.
+/// would leak RustPython's per-thread type objects; only a fresh-run engine's first run has a thread
+/// of its own ([`ThreadRole::FirstRunOnly`]), so each engine leaks them at most twice.
 #[derive(Debug)]
 pub(crate) struct InProcessEngine {
     kind: WorkerKind,
@@ -248,21 +249,30 @@ impl InProcessEngine {
 
     fn spawn_worker(kind: WorkerKind) -> std::io::Result<mpsc::Sender<Job>> {
         let (tx, rx) = mpsc::channel::<Job>();
-        Self::spawn_thread(kind, rx)?;
+        let first = match kind {
+            WorkerKind::Fresh => ThreadRole::FirstRunOnly,
+            WorkerKind::Session => ThreadRole::Lasting,
+        };
+        Self::spawn_thread(kind, first, rx)?;
         Ok(tx)
     }
 
-    /// Starts a sandbox thread serving `jobs`. A thread whose VM panicked hands `jobs` on to a new
-    /// thread and ends: RustPython's per-thread state (its frame chain, collector lists) is not
-    /// unwind-safe, and the next interpreter built on that thread crashed.
-    fn spawn_thread(kind: WorkerKind, jobs: mpsc::Receiver<Job>) -> std::io::Result<()> {
+    /// Starts a sandbox thread serving `jobs`. A thread hands `jobs` on to a new thread and ends when
+    /// its VM panicked (RustPython's per-thread state, its frame chain and collector lists, is not
+    /// unwind-safe, and the next interpreter built on that thread crashed), and after the one run of a
+    /// [`ThreadRole::FirstRunOnly`] thread.
+    fn spawn_thread(
+        kind: WorkerKind,
+        role: ThreadRole,
+        jobs: mpsc::Receiver<Job>,
+    ) -> std::io::Result<()> {
         std::thread::Builder::new()
             .name(SANDBOX_THREAD.into())
             .stack_size(SANDBOX_STACK_BYTES)
             .spawn(move || {
-                if let Some(jobs) = serve_jobs(kind, jobs) {
+                if let Some(jobs) = serve_jobs(kind, role, jobs) {
                     // If no thread can be started, `jobs` goes and the caller hears the thread is gone.
-                    let _ = Self::spawn_thread(kind, jobs);
+                    let _ = Self::spawn_thread(kind, ThreadRole::Lasting, jobs);
                 }
             })?;
         Ok(())
@@ -306,15 +316,32 @@ impl InProcessEngine {
     }
 }
 
-/// Serves jobs on this sandbox thread until the engine goes (`None`), or until a VM panics: then the
-/// receiver is handed back for a new thread, and nothing built on this thread is touched again (its
+/// What a sandbox thread is for.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum ThreadRole {
+    /// The first thread of a fresh-run engine: it serves one run and hands the jobs on. With one
+    /// interpreter on the thread, nothing a run does to the types RustPython shares between a thread's
+    /// interpreters reaches another run, so it needs no [`Janitor`], whose interpreter would otherwise
+    /// be built first: the first run (a CLI's only one) waits for one interpreter instead of two.
+    FirstRunOnly,
+    /// Serves every job until the engine goes; a fresh-run thread keeps a [`Janitor`].
+    Lasting,
+}
+
+/// Serves jobs on this sandbox thread until the engine goes (`None`), until the one run of a
+/// [`ThreadRole::FirstRunOnly`] thread is over, or until a VM panics: then the receiver is handed back
+/// for a new thread, and nothing built on this thread is touched again by a run (after a panic its
 /// interpreters are leaked, not finalized: that would run Python code on the damaged thread state).
-fn serve_jobs(kind: WorkerKind, jobs: mpsc::Receiver<Job>) -> Option<mpsc::Receiver<Job>> {
+fn serve_jobs(
+    kind: WorkerKind,
+    role: ThreadRole,
+    jobs: mpsc::Receiver<Job>,
+) -> Option<mpsc::Receiver<Job>> {
     let mut session: Option<SessionVm> = None;
     let mut spare: Option<SpareVm> = None;
-    let mut janitor = match kind {
-        WorkerKind::Fresh => Janitor::new(),
-        WorkerKind::Session => Janitor::none(),
+    let mut janitor = match (kind, role) {
+        (WorkerKind::Fresh, ThreadRole::Lasting) => Janitor::new(),
+        _ => Janitor::none(),
     };
     // Stays awake briefly between jobs: a caller's next run often follows at once.
     while let Ok(job) = receive_soon(&jobs, IDLE_SPIN) {
@@ -355,6 +382,9 @@ fn serve_jobs(kind: WorkerKind, jobs: mpsc::Receiver<Job>) -> Option<mpsc::Recei
         if let Some(used) = used {
             used.finalize();
             janitor.set_aside_leftovers();
+        }
+        if role == ThreadRole::FirstRunOnly && kind == WorkerKind::Fresh {
+            return Some(jobs);
         }
         if kind == WorkerKind::Fresh && spare.is_none() {
             spare = SpareVm::build(recursion_limit);

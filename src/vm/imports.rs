@@ -1,7 +1,7 @@
 //! What a snippet can import, on every path.
 //!
 //! Three layers:
-//! - the interpreter holds only the allowed modules and what they import themselves ([`import_graph`]):
+//! - the interpreter holds only the allowed modules and what they import themselves ([`IMPORT_GRAPH`]):
 //!   its frozen standard library and native modules are cut down to that closure, found in their
 //!   bytecode (and, for natives, in a table of what their Rust code imports);
 //! - the `_imp` functions every finder and loader calls load a module outside the allowlist only once a
@@ -11,11 +11,8 @@
 //! - a snippet's own `__import__` ([`guarded_import`]) refuses a module outside [`ALLOWED_IMPORTS`]
 //!   with a message that says why.
 
-use std::collections::{BTreeSet, HashMap};
-use std::sync::OnceLock;
+use std::collections::BTreeSet;
 
-use rustpython_vm::bytecode::{CodeObject, ConstantData, Instruction, OpArgState};
-use rustpython_vm::frozen::FrozenModule;
 use rustpython_vm::function::FuncArgs;
 use rustpython_vm::{AsObject as _, PyObjectRef, PyResult, VirtualMachine};
 
@@ -160,92 +157,46 @@ const NATIVE_IMPORTS: &[(&str, &[&str])] = &[
 /// `encodings.<name>`): all their submodules are held.
 const DYNAMIC_PACKAGES: &[&str] = &["encodings"];
 
-/// What the frozen standard library imports, computed once per process from its bytecode.
+/// What the frozen standard library imports: every module an interpreter holds (the allowed modules,
+/// what the interpreter and our prelude load, and, transitively, every module their code imports at
+/// any depth of the code, a function's lazy `import _strptime` included), and for each the held
+/// modules its code (or, for a native one, its Rust code) imports.
+///
+/// Derived from the bytecode of the frozen modules, which takes tens of milliseconds: too much for the
+/// start-up every run waits on. So the graph is a table in the source (`imports/table.rs`), and a
+/// test derives it again from the modules this build freezes and fails when the two differ, naming
+/// the command that writes the table anew (`derive.rs`).
 pub(crate) struct ImportGraph {
-    /// Every module an interpreter holds: the allowed modules, what the interpreter and our prelude
-    /// load, and — transitively — every module their code imports, at any depth of the code (a
-    /// function's lazy `import _strptime` included).
-    pub held: BTreeSet<String>,
-    /// For each held module, the held modules its code (or, for a native one, its Rust code) imports.
-    imports: HashMap<String, BTreeSet<String>>,
+    /// Sorted.
+    held: &'static [&'static str],
+    /// Sorted by module; each list sorted. Modules that import nothing held are left out.
+    imports: &'static [(&'static str, &'static [&'static str])],
 }
 
-/// The import graph of the frozen standard library (`frozen`: every frozen module; `natives`: the
-/// names of every native module), computed on first use.
-pub(crate) fn import_graph<'a>(
-    frozen: impl IntoIterator<Item = (&'a str, FrozenModule)>,
-    natives: impl IntoIterator<Item = &'a str>,
-) -> &'static ImportGraph {
-    GRAPH.get_or_init(|| closure(frozen.into_iter().collect(), natives.into_iter().collect()))
-}
+/// The import graph of the frozen standard library and the native modules this build holds.
+pub(crate) static IMPORT_GRAPH: ImportGraph = ImportGraph {
+    held: table::HELD,
+    imports: table::IMPORTS,
+};
 
-static GRAPH: OnceLock<ImportGraph> = OnceLock::new();
+#[rustfmt::skip]
+mod table;
 
-fn closure(frozen: HashMap<&str, FrozenModule>, natives: BTreeSet<&str>) -> ImportGraph {
-    let exists = |name: &str| frozen.contains_key(name) || natives.contains(name);
-    let mut held = BTreeSet::new();
-    let mut imports = HashMap::new();
-    let mut todo: Vec<String> = ALLOWED_IMPORTS
-        .iter()
-        .chain(STARTUP_MODULES)
-        .chain(&["builtins"])
-        .map(|name| name.to_string())
-        .collect();
-    for package in DYNAMIC_PACKAGES {
-        let prefix = format!("{package}.");
-        todo.extend(
-            frozen
-                .keys()
-                .filter(|name| name.starts_with(&prefix))
-                .map(|name| name.to_string()),
-        );
+#[cfg(test)]
+mod derive;
+
+impl ImportGraph {
+    /// Whether an interpreter holds the module `name` at all.
+    pub(crate) fn holds(&self, name: &str) -> bool {
+        self.held.binary_search(&name).is_ok()
     }
-    while let Some(name) = todo.pop() {
-        if !exists(&name) || held.contains(&name) {
-            continue;
-        }
-        // Importing `a.b.c` imports `a` and `a.b` first.
-        let mut parent = name.as_str();
-        while let Some((up, _)) = parent.rsplit_once('.') {
-            todo.push(up.to_string());
-            parent = up;
-        }
-        if let Some((_, names)) = NATIVE_IMPORTS.iter().find(|(native, _)| *native == name) {
-            let found: BTreeSet<String> = names
-                .iter()
-                .filter(|module| exists(module))
-                .map(|module| module.to_string())
-                .collect();
-            todo.extend(found.iter().cloned());
-            imports.insert(name.clone(), found);
-        }
-        if let Some(module) = frozen.get(name.as_str()) {
-            let code = module.code.decode(rustpython_vm::bytecode::BasicBag);
-            let package = if module.package {
-                name.as_str()
-            } else {
-                name.rsplit_once('.').map_or("", |(up, _)| up)
-            };
-            let mut found = Vec::new();
-            imports_in(&code, package, &mut found);
-            // Importing `a.b` imports the package `a` first.
-            let parents: Vec<String> = found
-                .iter()
-                .flat_map(|module| {
-                    module
-                        .match_indices('.')
-                        .map(|(dot, _)| module[..dot].to_string())
-                        .collect::<Vec<_>>()
-                })
-                .collect();
-            found.extend(parents);
-            found.retain(|module| exists(module));
-            todo.extend(found.iter().cloned());
-            imports.insert(name.clone(), found.into_iter().collect());
-        }
-        held.insert(name);
+
+    /// The held modules that `module`'s code imports.
+    fn imports_of(&self, module: &str) -> &'static [&'static str] {
+        self.imports
+            .binary_search_by(|(name, _)| (*name).cmp(module))
+            .map_or(&[], |found| self.imports[found].1)
     }
-    ImportGraph { held, imports }
 }
 
 impl ImportGraph {
@@ -255,18 +206,16 @@ impl ImportGraph {
     /// what a snippet put in `sys.modules`. So a snippet reaches, by any path, only the allowed
     /// modules and what they would load on their own.
     fn may_load(&self, name: &str, loaded: &BTreeSet<String>) -> bool {
-        if !self.held.contains(name) {
+        if !self.holds(name) {
             return false;
         }
         let top = name.split('.').next().unwrap_or_default();
         ALLOWED_IMPORTS.contains(&top)
             || STARTUP_MODULES.contains(&name)
             || DYNAMIC_PACKAGES.contains(&top)
-            || loaded.iter().any(|module| {
-                self.imports
-                    .get(module)
-                    .is_some_and(|imports| imports.contains(name))
-            })
+            || loaded
+                .iter()
+                .any(|module| self.imports_of(module).contains(&name))
     }
 }
 
@@ -277,7 +226,7 @@ impl ImportGraph {
         NATIVE_IMPORTS.iter().any(|(native, imports)| {
             imports.contains(&name)
                 && (*native == "builtins" || loaded.contains(*native))
-                && self.held.contains(name)
+                && self.holds(name)
         })
     }
 }
@@ -293,9 +242,7 @@ impl ImportGraph {
 pub(crate) fn guard_loaders(vm: &VirtualMachine) -> PyResult<PyObjectRef> {
     use std::cell::RefCell;
     use std::rc::Rc;
-    let graph = GRAPH
-        .get()
-        .ok_or_else(|| vm.new_runtime_error("the import graph was not computed"))?;
+    let graph = &IMPORT_GRAPH;
     let modules = vm.sys_module.get_attr("modules", vm)?;
     let loaded: BTreeSet<String> = modules
         .downcast::<rustpython_vm::builtins::PyDict>()
@@ -381,49 +328,6 @@ fn module_name_argument(function: &str, args: &FuncArgs, vm: &VirtualMachine) ->
     name.downcast_ref::<rustpython_vm::builtins::PyStr>()
         .map(|name| name.to_string())
         .ok_or_else(|| vm.new_type_error(format!("{function}(): the module name must be a str")))
-}
-
-/// Pushes every module name `code` (and the code nested in it) may import onto `out`: each
-/// `import n` as `n` and, read as a relative import, under each package enclosing `package`; each
-/// `from m import x` also as the submodule `m.x`. Names that are no module are dropped later.
-fn imports_in(code: &CodeObject<ConstantData>, package: &str, out: &mut Vec<String>) {
-    let mut bases = vec![""];
-    let mut enclosing = package;
-    loop {
-        bases.push(enclosing);
-        match enclosing.rsplit_once('.') {
-            Some((up, _)) => enclosing = up,
-            None => break,
-        }
-    }
-    let joined = |base: &str, name: &str| match (base.is_empty(), name.is_empty()) {
-        (true, _) => name.to_string(),
-        (false, true) => base.to_string(),
-        (false, false) => format!("{base}.{name}"),
-    };
-    let mut state = OpArgState::default();
-    let mut imported: Vec<String> = Vec::new();
-    for unit in code.instructions.iter() {
-        let (op, arg) = state.get(*unit);
-        let Some(name) = code.names.get(u32::from(arg) as usize) else {
-            continue;
-        };
-        match op {
-            Instruction::ImportName { .. } => {
-                imported = bases.iter().map(|base| joined(base, name)).collect();
-                out.extend(imported.iter().cloned());
-            }
-            Instruction::ImportFrom { .. } => {
-                out.extend(imported.iter().map(|module| joined(module, name)));
-            }
-            _ => {}
-        }
-    }
-    for constant in code.constants.iter() {
-        if let ConstantData::Code { code } = constant {
-            imports_in(code, package, out);
-        }
-    }
 }
 
 /// The absolute name a relative import (`level` > 0) of `name` stands for, from the `globals` it is

@@ -111,9 +111,13 @@ fn settings() -> Settings {
     settings
 }
 
-/// Builds and prepares an interpreter. Must be called on the thread that will use it.
-pub(crate) fn build(recursion_limit: usize) -> Result<SandboxVm, String> {
-    let (signal_tx, signal_rx) = user_signal_channel();
+/// An interpreter builder with every module this build compiles in (the standard library's natives
+/// less [`REMOVED_NATIVE_MODULES`], our host module, the frozen standard library and our shims), not yet
+/// cut down to the import graph; and our `marshal`, which replaces the native one.
+fn with_all_modules() -> (
+    rustpython_vm::InterpreterBuilder,
+    &'static rustpython_vm::builtins::PyModuleDef,
+) {
     let builder = Interpreter::builder(settings());
     let defs: Vec<_> = rustpython_stdlib::stdlib_module_defs(&builder.ctx)
         .into_iter()
@@ -121,25 +125,28 @@ pub(crate) fn build(recursion_limit: usize) -> Result<SandboxVm, String> {
         .collect();
     let host = super::externals::_toolplane_host::module_def(&builder.ctx);
     let marshal = super::externals::safe_marshal::module_def(&builder.ctx);
-    let interp = builder
+    let builder = builder
         .add_native_modules(&defs)
         .add_native_module(host)
         .add_frozen_modules(rustpython_pylib::FROZEN_STDLIB)
-        .add_frozen_modules(SHIMS)
+        .add_frozen_modules(SHIMS);
+    (builder, marshal)
+}
+
+/// Builds and prepares an interpreter. Must be called on the thread that will use it.
+pub(crate) fn build(recursion_limit: usize) -> Result<SandboxVm, String> {
+    let (signal_tx, signal_rx) = user_signal_channel();
+    let (builder, marshal) = with_all_modules();
+    let interp = builder
         .init_hook(move |vm| {
             vm.set_user_signal_channel(signal_rx);
             if let Some(state) = rustpython_vm::common::rc::PyRc::get_mut(&mut vm.state) {
                 for name in REMOVED_NATIVE_MODULES {
                     state.module_defs.remove(name);
                 }
-                let graph = super::imports::import_graph(
-                    state.frozen.iter().map(|(name, module)| (*name, *module)),
-                    state.module_defs.keys().copied(),
-                );
-                state.frozen.retain(|name, _| graph.held.contains(*name));
-                state
-                    .module_defs
-                    .retain(|name, _| graph.held.contains(*name));
+                let graph = &super::imports::IMPORT_GRAPH;
+                state.frozen.retain(|name, _| graph.holds(name));
+                state.module_defs.retain(|name, _| graph.holds(name));
                 state.module_defs.insert("marshal", marshal);
             }
         })
@@ -162,6 +169,31 @@ pub(crate) fn build(recursion_limit: usize) -> Result<SandboxVm, String> {
     })
 }
 
+/// Every frozen module and the names of every native module an interpreter starts with before it is cut
+/// down to the import graph: what the graph is derived from (`imports/derive.rs`).
+#[cfg(test)]
+pub(super) fn unpruned_modules() -> (
+    Vec<(&'static str, rustpython_vm::frozen::FrozenModule)>,
+    Vec<&'static str>,
+) {
+    type Inventory = (
+        Vec<(&'static str, rustpython_vm::frozen::FrozenModule)>,
+        Vec<&'static str>,
+    );
+    let found: std::rc::Rc<std::cell::RefCell<Option<Inventory>>> = Default::default();
+    let sink = found.clone();
+    let (builder, _) = with_all_modules();
+    let _interp = builder
+        .init_hook(move |vm| {
+            let frozen = vm.state.frozen.iter().map(|(name, m)| (*name, *m));
+            let natives = vm.state.module_defs.keys().copied();
+            let natives = natives.filter(|name| !REMOVED_NATIVE_MODULES.contains(name));
+            *sink.borrow_mut() = Some((frozen.collect(), natives.collect()));
+        })
+        .build();
+    found.take().expect("the init hook ran")
+}
+
 fn describe(vm: &VirtualMachine, exc: &rustpython_vm::builtins::PyBaseExceptionRef) -> String {
     let mut text = String::new();
     let _ = vm.write_exception(&mut text, exc);
@@ -176,8 +208,8 @@ fn prepare(vm: &VirtualMachine, recursion_limit: usize) -> PyResult<(PyRef<PyMod
     }
     super::externals::set_max_recursion(recursion_limit);
     vm.recursion_limit.set(recursion_limit);
-    // `os` first: our shim also answers for `posix`, which several stdlib modules probe.
-    vm.import("os", 0)?;
+    // No `os` here: a snippet or module that wants it imports it (our shim, which also answers for
+    // `posix`: the stdlib modules that probe `posix` import `os` first). Every run would pay for it.
     let prelude_obj = vm.import("_toolplane", 0)?;
     let prelude = prelude_obj
         .downcast::<PyModule>()
@@ -410,8 +442,9 @@ fn give_ast_tuple_a_native_dims(vm: &VirtualMachine) -> PyResult<()> {
         .map_err(|_| vm.new_runtime_error("_ast.Tuple is not a type"))?;
     let dims = vm.ctx.intern_str("dims");
     if tuple.get_attr(dims).is_none() {
+        // The native `attrgetter`: `operator`'s Python module would run on every start-up.
         let getter = vm
-            .import("operator", 0)?
+            .import("_operator", 0)?
             .get_attr("attrgetter", vm)?
             .call(("elts",), vm)?;
         let property = vm.ctx.types.property_type.as_object().call((getter,), vm)?;
