@@ -12,12 +12,14 @@ use toolplane::schemars::JsonSchema;
 use toolplane::{Capability, HostError, Isolation, Toolplane};
 
 #[derive(Deserialize, JsonSchema)]
+#[schemars(crate = "toolplane::schemars")]
 struct ListOrders {
     /// Only orders with this status ("open" or "shipped").
     status: String,
 }
 
 #[derive(Deserialize, JsonSchema)]
+#[schemars(crate = "toolplane::schemars")]
 struct GetOrder {
     /// The order id.
     id: u32,

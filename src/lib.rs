@@ -39,6 +39,7 @@
 //! use toolplane::{Capability, HostError, Toolplane};
 //!
 //! #[derive(serde::Deserialize, toolplane::schemars::JsonSchema)]
+//! #[schemars(crate = "toolplane::schemars")] // the derive names its crate: toolplane re-exports it
 //! struct Get { id: u32 }
 //!
 //! let runtime = Toolplane::builder()
@@ -98,5 +99,6 @@ pub use engine::Workers;
 pub use execution::{ArtifactRef, ExecutionError, ExecutionResult};
 pub use runtime::{Error, Inputs, RESERVED_NAMES, Session, Toolplane, ToolplaneBuilder};
 pub use sandbox::{CountingAllocator, worker_main_if_requested};
-/// The `schemars` crate typed tools derive their parameter schemas with (`#[derive(toolplane::schemars::JsonSchema)]`).
+/// The `schemars` crate typed tools derive their parameter schemas with: `#[derive(toolplane::schemars::JsonSchema)]`
+/// with `#[schemars(crate = "toolplane::schemars")]`, since the derive otherwise names a `schemars` of your own.
 pub use schemars;

@@ -349,3 +349,19 @@ fn every_constructor_validates_the_config() {
     runtime.set_timeout(Duration::from_millis(1500)).unwrap();
     assert_eq!(runtime.config().limits.timeout_seconds, 1.5);
 }
+
+/// The README's embedding example is the program `tests/external/run` builds and runs outside this
+/// repository (a fresh resolve, the library without default features): it cannot drift from code that
+/// is known to build for an application.
+#[test]
+fn the_readme_embedding_example_is_the_external_crate() {
+    let readme = include_str!("../README.md");
+    let section = &readme[readme.find("## Embedding").expect("an Embedding section")..];
+    let start = section.find("```rust\n").expect("a rust block") + "```rust\n".len();
+    let end = start + section[start..].find("```\n").expect("the block's end");
+    assert_eq!(
+        &section[start..end],
+        include_str!("external/src/main.rs"),
+        "README.md's embedding example and tests/external/src/main.rs differ"
+    );
+}

@@ -191,6 +191,7 @@ impl Capability {
     /// ```
     /// use toolplane::{Capability, Config, Registry, HostError, Toolplane};
     /// #[derive(serde::Deserialize, toolplane::schemars::JsonSchema)]
+    /// #[schemars(crate = "toolplane::schemars")]
     /// struct GetOrder { id: u32 }
     /// let get = Capability::typed("orders/get", |args: GetOrder| {
     ///     if args.id == 0 { return Err(HostError::value("no order 0")); }
