@@ -159,3 +159,61 @@ fn a_hooked_none_reaches_no_later_run_in_process() {
 fn a_hooked_none_reaches_no_later_run_process_isolation() {
     a_hooked_none_reaches_no_later_run(Isolation::Process);
 }
+
+/// What a run finds of the AST node classes, reached through `compile(..., PyCF_ONLY_AST)` (the VM
+/// imports `_ast` itself) or through `import ast`.
+const AST_PROBE: &str = r#"
+if first == "compile":
+    tree = compile("x = (1, 2)", "<s>", "exec", 1024)
+else:
+    import ast
+    tree = ast.parse("x = (1, 2)")
+t = tree.body[0].value
+out = [type(tree).__name__, list(type(tree)._fields), t.dims == t.elts,
+       type(type(t).__dict__["dims"].fget).__name__]
+try:
+    type(t).extra = 1
+    out.append("mutable")
+except TypeError as e:
+    out.append(str(e))
+import ast
+out.append(ast.dump(ast.parse("1")))
+return out
+"#;
+
+/// Where an interpreter is alone on its thread or process (the zygote's children, an in-process
+/// engine's first run), `_ast` loads when a run first asks for it, not at start-up. By either path it
+/// must be what an eager load gives: node classes with their class attributes, `Tuple.dims` as the
+/// native getter (not Python code on a shared class), the classes frozen. In process the second run
+/// is on the lasting thread, which loads `_ast` at start-up: both must agree.
+fn ast_loaded_on_demand_matches_an_eager_load(isolation: Isolation) {
+    let runtime = runtime(isolation);
+    for first in ["compile", "import"] {
+        let result = runtime
+            .execute(AST_PROBE, json!({"first": first}).as_object().cloned())
+            .unwrap();
+        assert!(result.ok(), "{isolation:?} {first}: {:?}", result.error);
+        assert_eq!(
+            result.value_json(),
+            json!([
+                "Module",
+                ["body", "type_ignores"],
+                true,
+                "attrgetter",
+                "cannot set 'extra' attribute of immutable type 'ast.Tuple'",
+                "Module(body=[Expr(value=Constant(value=1))])"
+            ]),
+            "{isolation:?}, reached through {first}"
+        );
+    }
+}
+
+#[test]
+fn ast_loaded_on_demand_matches_an_eager_load_in_process() {
+    ast_loaded_on_demand_matches_an_eager_load(Isolation::InProcess);
+}
+
+#[test]
+fn ast_loaded_on_demand_matches_an_eager_load_process_isolation() {
+    ast_loaded_on_demand_matches_an_eager_load(Isolation::Process);
+}

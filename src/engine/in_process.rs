@@ -135,8 +135,13 @@ fn run_direct(sandbox: &SandboxVm, request: RunRequest, scope: Scope<'_>) -> Run
 
 /// Runs one snippet in a fresh interpreter on the current thread (which must have a large stack): the
 /// spare one if it was built with this run's recursion limit, else a new one. Returns the reply and the
-/// used interpreter, which the caller finalizes after replying.
-fn run_fresh(request: RunRequest, spare: Option<SpareVm>) -> (RunReport, Option<SandboxVm>) {
+/// used interpreter, which the caller finalizes after replying. `role` says whether it will be the only
+/// interpreter of this thread.
+fn run_fresh(
+    request: RunRequest,
+    spare: Option<SpareVm>,
+    role: ThreadRole,
+) -> (RunReport, Option<SandboxVm>) {
     let started = Instant::now();
     let recursion_limit = request.spec.limits.recursion_limit;
     let sandbox = match spare {
@@ -145,7 +150,11 @@ fn run_fresh(request: RunRequest, spare: Option<SpareVm>) -> (RunReport, Option<
             if let Some(unfit) = other {
                 unfit.sandbox.finalize();
             }
-            match interpreter::build(recursion_limit) {
+            let built = match role {
+                ThreadRole::FirstRunOnly => interpreter::build_alone(recursion_limit),
+                ThreadRole::Lasting => interpreter::build(recursion_limit),
+            };
+            match built {
                 Ok(vm) => vm,
                 Err(text) => return (build_failure(started, &text), None),
             }
@@ -356,7 +365,7 @@ fn serve_jobs(
         };
         let recursion_limit = request.spec.limits.recursion_limit;
         let outcome = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| match kind {
-            WorkerKind::Fresh => run_fresh(request, spare.take()),
+            WorkerKind::Fresh => run_fresh(request, spare.take(), role),
             WorkerKind::Session => (run_session(&mut session, request), None),
         }));
         let (reply_value, used) = match outcome {

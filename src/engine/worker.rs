@@ -140,7 +140,8 @@ fn zygote_main() -> io::Result<()> {
     // The parser's stacker learns where this thread's stack ends (from /proc/self/maps) here, once:
     // children inherit the answer, and their jail allows no open().
     let _ = stacker::remaining_stack();
-    let sandbox = interpreter::build(recursion).map_err(io::Error::other)?;
+    // The zygote's interpreter is the only one of its process, and so of every child's.
+    let sandbox = interpreter::build_alone(recursion).map_err(io::Error::other)?;
     // Imports and the warm-up happen in idle time, once a second child is wanted or the first has
     // ended: the first fork request (a CLI's only run) is served at once by a child of the plain,
     // equally fresh, interpreter, without the warm-up competing with it for the CPU.

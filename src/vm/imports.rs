@@ -103,6 +103,8 @@ const STARTUP_MODULES: &[&str] = &[
     "_toolplane_host",
     "_contextvars",
     "_ast",
+    // For `_ast.Tuple.dims` (`interpreter::give_ast_tuple_a_native_dims`), also when `_ast` loads late.
+    "_operator",
     "codecs",
     "copyreg",
     "encodings",
@@ -284,6 +286,13 @@ pub(crate) fn guard_loaders(vm: &VirtualMachine) -> PyResult<PyObjectRef> {
                     .is_err();
             if !made_again && graph.may_load(&name, &loaded.borrow()) {
                 let answer = original.call(args, vm)?;
+                if function == "create_builtin" && name == "_ast" {
+                    // Loaded after start-up (`interpreter::build_alone`): as at start-up, `Tuple` gets
+                    // its native `dims` (else `ast.py` hangs Python code on it) and the node classes,
+                    // built-in types, are frozen before any code can reach them.
+                    super::interpreter::give_ast_tuple_a_native_dims(vm)?;
+                    super::interpreter::freeze_builtin_types(vm);
+                }
                 if hands_out && !vm.is_none(&answer) {
                     loaded.borrow_mut().insert(name);
                 }

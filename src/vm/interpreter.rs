@@ -95,8 +95,9 @@ impl SandboxVm {
     }
 }
 
-fn settings() -> Settings {
+fn settings(import_ast_at_startup: bool) -> Settings {
     let mut settings = Settings::default();
+    settings.import_ast_at_startup = import_ast_at_startup;
     settings.import_site = false;
     settings.install_signal_handlers = false;
     settings.ignore_environment = true;
@@ -114,11 +115,13 @@ fn settings() -> Settings {
 /// An interpreter builder with every module this build compiles in (the standard library's natives
 /// less [`REMOVED_NATIVE_MODULES`], our host module, the frozen standard library and our shims), not yet
 /// cut down to the import graph; and our `marshal`, which replaces the native one.
-fn with_all_modules() -> (
+fn with_all_modules(
+    import_ast_at_startup: bool,
+) -> (
     rustpython_vm::InterpreterBuilder,
     &'static rustpython_vm::builtins::PyModuleDef,
 ) {
-    let builder = Interpreter::builder(settings());
+    let builder = Interpreter::builder(settings(import_ast_at_startup));
     let defs: Vec<_> = rustpython_stdlib::stdlib_module_defs(&builder.ctx)
         .into_iter()
         .filter(|def| !REMOVED_NATIVE_MODULES.contains(&def.name.as_str()))
@@ -135,8 +138,20 @@ fn with_all_modules() -> (
 
 /// Builds and prepares an interpreter. Must be called on the thread that will use it.
 pub(crate) fn build(recursion_limit: usize) -> Result<SandboxVm, String> {
+    build_with(recursion_limit, true)
+}
+
+/// [`build`] for an interpreter that will be the only one its thread and process ever hold (the
+/// process engine's zygote, the in-process engine's first-run thread): `_ast` is imported when a run
+/// first asks for it, not on every start. Where interpreters share a thread they share its AST node
+/// classes, whose class attributes each start sets afresh, so there it stays eager.
+pub(crate) fn build_alone(recursion_limit: usize) -> Result<SandboxVm, String> {
+    build_with(recursion_limit, false)
+}
+
+fn build_with(recursion_limit: usize, import_ast_at_startup: bool) -> Result<SandboxVm, String> {
     let (signal_tx, signal_rx) = user_signal_channel();
-    let (builder, marshal) = with_all_modules();
+    let (builder, marshal) = with_all_modules(import_ast_at_startup);
     let interp = builder
         .init_hook(move |vm| {
             vm.set_user_signal_channel(signal_rx);
@@ -182,7 +197,7 @@ pub(super) fn unpruned_modules() -> (
     );
     let found: std::rc::Rc<std::cell::RefCell<Option<Inventory>>> = Default::default();
     let sink = found.clone();
-    let (builder, _) = with_all_modules();
+    let (builder, _) = with_all_modules(true);
     let _interp = builder
         .init_hook(move |vm| {
             let frozen = vm.state.frozen.iter().map(|(name, m)| (*name, *m));
@@ -237,7 +252,10 @@ fn prepare(vm: &VirtualMachine, recursion_limit: usize) -> PyResult<(PyRef<PyMod
         .get_attr("utc_as_local_time", vm)?
         .call((time.clone(),), vm)?;
     route_codecs_to_this_interpreter(vm, prelude.as_object())?;
-    give_ast_tuple_a_native_dims(vm)?;
+    // Loaded later, `_ast` gets the same when it loads ([`super::imports::guard_loaders`]).
+    if vm.state.config.settings.import_ast_at_startup {
+        give_ast_tuple_a_native_dims(vm)?;
+    }
     load_contextvars(vm)?;
     freeze_builtin_types(vm);
     let guarded_import = super::imports::guard_loaders(vm)?;
@@ -434,7 +452,7 @@ fn route_codecs_to_this_interpreter(
 /// `ast.py` adds a Python property `dims` to the (thread-wide) `ast.Tuple` type when it first loads; its
 /// getter would then be one run's function, reachable and patchable by every later run. A native
 /// getter is put there first, so `ast.py` finds `dims` and adds nothing.
-fn give_ast_tuple_a_native_dims(vm: &VirtualMachine) -> PyResult<()> {
+pub(super) fn give_ast_tuple_a_native_dims(vm: &VirtualMachine) -> PyResult<()> {
     let ast = vm.import("_ast", 0)?;
     let tuple = ast
         .get_attr("Tuple", vm)?

@@ -412,6 +412,14 @@ impl VirtualMachine {
         };
 
         if is_ast_only {
+            // The node classes get their class attributes (`_fields`, `_attributes`, ...) when `_ast`
+            // runs: an interpreter that did not import it while starting imports it now, through the
+            // interpreter's own importer (`builtins.__import__`, not the calling code's: this import is
+            // the interpreter's, as at start-up), so the importer's hooks and loaders see it.
+            if !self.state.config.settings.import_ast_at_startup {
+                let import = self.builtins.get_attr("__import__", self)?;
+                import.call(("_ast",), self)?;
+            }
             if start == CompileStart::FuncType {
                 return _ast::parse_func_type(self, source, filename, optimize, target_version)
                     .map_err(|e| (e, Some(source), allow_incomplete).to_pyexception(self));

@@ -1428,7 +1428,9 @@ impl VirtualMachine {
             #[cfg(all(not(target_arch = "wasm32"), feature = "host_env"))]
             import::import_builtin(self, "_signal")?;
             #[cfg(any(feature = "parser", feature = "compiler"))]
-            import::import_builtin(self, "_ast")?;
+            if self.state.config.settings.import_ast_at_startup {
+                import::import_builtin(self, "_ast")?;
+            }
             #[cfg(not(feature = "threading"))]
             import::import_frozen(self, "_thread")?;
             let importlib = import::init_importlib_base(self)?;

@@ -122,6 +122,14 @@ pub struct Settings {
     /// sandboxes the interpreter turns this off, and those texts are dropped. Not a CPython setting.
     pub host_stdio_fallback: bool,
 
+    /// Whether the interpreter imports `_ast` while it starts, as RustPython always did (CPython imports
+    /// it when first asked). Off, `_ast` loads through the importer on the first `import ast` or
+    /// `compile(..., PyCF_ONLY_AST)`: an embedder whose interpreter is the only one on its thread saves
+    /// the node classes' set-up on every start. Where several interpreters share a thread, leave it on:
+    /// the node classes are the thread's, and each start sets their class attributes afresh. Not a
+    /// CPython setting.
+    pub import_ast_at_startup: bool,
+
     /// -s
     pub user_site_directory: bool,
 
@@ -200,6 +208,7 @@ impl Default for Settings {
             optimize: 0,
             install_signal_handlers: true,
             host_stdio_fallback: true,
+            import_ast_at_startup: true,
             user_site_directory: true,
             import_site: true,
             ignore_environment: false,
