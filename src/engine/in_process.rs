@@ -392,7 +392,7 @@ fn serve_jobs(
             used.finalize();
             janitor.set_aside_leftovers();
         }
-        if role == ThreadRole::FirstRunOnly && kind == WorkerKind::Fresh {
+        if role == ThreadRole::FirstRunOnly {
             return Some(jobs);
         }
         if kind == WorkerKind::Fresh && spare.is_none() {

@@ -287,9 +287,11 @@ pub(crate) fn guard_loaders(vm: &VirtualMachine) -> PyResult<PyObjectRef> {
             if !made_again && graph.may_load(&name, &loaded.borrow()) {
                 let answer = original.call(args, vm)?;
                 if function == "create_builtin" && name == "_ast" {
-                    // Loaded after start-up (`interpreter::build_alone`): as at start-up, `Tuple` gets
-                    // its native `dims` (else `ast.py` hangs Python code on it) and the node classes,
-                    // built-in types, are frozen before any code can reach them.
+                    // `_ast` alone needs this: it is the one module `prepare` patches, and an interpreter
+                    // built alone (`interpreter::build_alone`) loads it late. As at start-up, `Tuple`
+                    // gets its native `dims` (else `ast.py` hangs Python code on it) and the node
+                    // classes, built-in types, are frozen before any code can reach them. Every import
+                    // path to `_ast`, `compile(..., PyCF_ONLY_AST)`'s included, passes here.
                     super::interpreter::give_ast_tuple_a_native_dims(vm)?;
                     super::interpreter::freeze_builtin_types(vm);
                 }

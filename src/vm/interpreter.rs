@@ -95,9 +95,8 @@ impl SandboxVm {
     }
 }
 
-fn settings(import_ast_at_startup: bool) -> Settings {
+fn settings() -> Settings {
     let mut settings = Settings::default();
-    settings.import_ast_at_startup = import_ast_at_startup;
     settings.import_site = false;
     settings.install_signal_handlers = false;
     settings.ignore_environment = true;
@@ -116,12 +115,12 @@ fn settings(import_ast_at_startup: bool) -> Settings {
 /// less [`REMOVED_NATIVE_MODULES`], our host module, the frozen standard library and our shims), not yet
 /// cut down to the import graph; and our `marshal`, which replaces the native one.
 fn with_all_modules(
-    import_ast_at_startup: bool,
+    settings: Settings,
 ) -> (
     rustpython_vm::InterpreterBuilder,
     &'static rustpython_vm::builtins::PyModuleDef,
 ) {
-    let builder = Interpreter::builder(settings(import_ast_at_startup));
+    let builder = Interpreter::builder(settings);
     let defs: Vec<_> = rustpython_stdlib::stdlib_module_defs(&builder.ctx)
         .into_iter()
         .filter(|def| !REMOVED_NATIVE_MODULES.contains(&def.name.as_str()))
@@ -151,7 +150,9 @@ pub(crate) fn build_alone(recursion_limit: usize) -> Result<SandboxVm, String> {
 
 fn build_with(recursion_limit: usize, import_ast_at_startup: bool) -> Result<SandboxVm, String> {
     let (signal_tx, signal_rx) = user_signal_channel();
-    let (builder, marshal) = with_all_modules(import_ast_at_startup);
+    let mut settings = settings();
+    settings.import_ast_at_startup = import_ast_at_startup;
+    let (builder, marshal) = with_all_modules(settings);
     let interp = builder
         .init_hook(move |vm| {
             vm.set_user_signal_channel(signal_rx);
@@ -197,7 +198,7 @@ pub(super) fn unpruned_modules() -> (
     );
     let found: std::rc::Rc<std::cell::RefCell<Option<Inventory>>> = Default::default();
     let sink = found.clone();
-    let (builder, _) = with_all_modules(true);
+    let (builder, _) = with_all_modules(settings());
     let _interp = builder
         .init_hook(move |vm| {
             let frozen = vm.state.frozen.iter().map(|(name, m)| (*name, *m));
