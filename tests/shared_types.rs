@@ -217,3 +217,50 @@ fn ast_loaded_on_demand_matches_an_eager_load_in_process() {
 fn ast_loaded_on_demand_matches_an_eager_load_process_isolation() {
     ast_loaded_on_demand_matches_an_eager_load(Isolation::Process);
 }
+
+/// Code that sabotages the importer (a `builtins.__import__` that loads nothing, a fake `_ast` in
+/// `sys.modules`) before `compile(..., PyCF_ONLY_AST)` gets a tree or a Python exception, never a crash
+/// of its sandbox: the node classes exist whatever the importer did.
+fn a_sabotaged_importer_cannot_crash_an_ast_compile(isolation: Isolation) {
+    let runtime = runtime(isolation);
+    let sabotage = r#"
+import builtins, sys
+out = []
+for how in ["import returns 1", "import is None", "fake _ast"]:
+    if how == "import returns 1":
+        builtins.__import__ = lambda *a, **k: 1
+    elif how == "import is None":
+        builtins.__import__ = None
+    else:
+        sys.modules["_ast"] = 1
+    try:
+        out.append(type(compile("x = (1, 2)", "<s>", "exec", 1024)).__name__)
+    except Exception as e:
+        out.append(type(e).__name__)
+return out
+"#;
+    let result = runtime.execute(sabotage, None).unwrap();
+    assert!(result.ok(), "{isolation:?}: {:?}", result.error);
+    assert_eq!(
+        result.value_json(),
+        json!(["Module", "Module", "Module"]),
+        "{isolation:?}"
+    );
+    let after = runtime.execute("return 1", None).unwrap();
+    assert_eq!(
+        after.value_json(),
+        json!(1),
+        "{isolation:?}: {:?}",
+        after.error
+    );
+}
+
+#[test]
+fn a_sabotaged_importer_cannot_crash_an_ast_compile_in_process() {
+    a_sabotaged_importer_cannot_crash_an_ast_compile(Isolation::InProcess);
+}
+
+#[test]
+fn a_sabotaged_importer_cannot_crash_an_ast_compile_process_isolation() {
+    a_sabotaged_importer_cannot_crash_an_ast_compile(Isolation::Process);
+}

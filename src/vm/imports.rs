@@ -292,7 +292,7 @@ pub(crate) fn guard_loaders(vm: &VirtualMachine) -> PyResult<PyObjectRef> {
                     // gets its native `dims` (else `ast.py` hangs Python code on it) and the node
                     // classes, built-in types, are frozen before any code can reach them. Every import
                     // path to `_ast`, `compile(..., PyCF_ONLY_AST)`'s included, passes here.
-                    super::interpreter::give_ast_tuple_a_native_dims(vm)?;
+                    super::interpreter::give_ast_tuple_a_native_dims(vm, &answer)?;
                     super::interpreter::freeze_builtin_types(vm);
                 }
                 if hands_out && !vm.is_none(&answer) {

@@ -255,7 +255,7 @@ fn prepare(vm: &VirtualMachine, recursion_limit: usize) -> PyResult<(PyRef<PyMod
     route_codecs_to_this_interpreter(vm, prelude.as_object())?;
     // Loaded later, `_ast` gets the same when it loads ([`super::imports::guard_loaders`]).
     if vm.state.config.settings.import_ast_at_startup {
-        give_ast_tuple_a_native_dims(vm)?;
+        give_ast_tuple_a_native_dims(vm, &vm.import("_ast", 0)?)?;
     }
     load_contextvars(vm)?;
     freeze_builtin_types(vm);
@@ -453,8 +453,10 @@ fn route_codecs_to_this_interpreter(
 /// `ast.py` adds a Python property `dims` to the (thread-wide) `ast.Tuple` type when it first loads; its
 /// getter would then be one run's function, reachable and patchable by every later run. A native
 /// getter is put there first, so `ast.py` finds `dims` and adds nothing.
-pub(super) fn give_ast_tuple_a_native_dims(vm: &VirtualMachine) -> PyResult<()> {
-    let ast = vm.import("_ast", 0)?;
+///
+/// Takes the `_ast` module, and imports through the VM's own importer (`vm.import_func`), not
+/// `builtins.__import__`: when `_ast` loads late, a snippet may have replaced that one.
+pub(super) fn give_ast_tuple_a_native_dims(vm: &VirtualMachine, ast: &PyObjectRef) -> PyResult<()> {
     let tuple = ast
         .get_attr("Tuple", vm)?
         .downcast::<rustpython_vm::builtins::PyType>()
@@ -463,7 +465,8 @@ pub(super) fn give_ast_tuple_a_native_dims(vm: &VirtualMachine) -> PyResult<()> 
     if tuple.get_attr(dims).is_none() {
         // The native `attrgetter`: `operator`'s Python module would run on every start-up.
         let getter = vm
-            .import("_operator", 0)?
+            .import_func
+            .call(("_operator",), vm)?
             .get_attr("attrgetter", vm)?
             .call(("elts",), vm)?;
         let property = vm.ctx.types.property_type.as_object().call((getter,), vm)?;

@@ -34,6 +34,15 @@ use rustpython_codegen as codegen;
 
 pub(crate) use python::_ast::NodeAst;
 
+/// Makes every node class of the thread (each is made once; later calls find it), into a module
+/// object nobody sees: building nodes needs them made, whatever the importer did with `_ast` when the
+/// interpreter did not import it at start-up (code can fake `sys.modules["_ast"]`). Their class
+/// attributes (`_fields`, ...) come with the real `_ast` module's execution.
+pub(crate) fn make_node_classes(vm: &VirtualMachine) {
+    let scratch = vm.new_module("_ast", vm.ctx.new_dict(), None);
+    pyast::extend_module_nodes(vm, &scratch);
+}
+
 mod python;
 mod repr;
 mod validate;

@@ -413,12 +413,14 @@ impl VirtualMachine {
 
         if is_ast_only {
             // The node classes get their class attributes (`_fields`, `_attributes`, ...) when `_ast`
-            // runs: an interpreter that did not import it while starting imports it now, through the
-            // interpreter's own importer (`builtins.__import__`, not the calling code's: this import is
-            // the interpreter's, as at start-up), so the importer's hooks and loaders see it.
+            // runs: an interpreter that did not import it while starting imports it now, through its
+            // own importer (importlib's `__import__`, held by the VM, not a `builtins.__import__` that
+            // code may have replaced), so the importer's loaders and an embedder's hooks see it. Then,
+            // whatever the importer did (code can fake `sys.modules["_ast"]`), the node classes are
+            // made: building a node of an unmade class panics.
             if !self.state.config.settings.import_ast_at_startup {
-                let import = self.builtins.get_attr("__import__", self)?;
-                import.call(("_ast",), self)?;
+                self.import_func.call(("_ast",), self)?;
+                _ast::make_node_classes(self);
             }
             if start == CompileStart::FuncType {
                 return _ast::parse_func_type(self, source, filename, optimize, target_version)
