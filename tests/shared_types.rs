@@ -264,3 +264,111 @@ fn a_sabotaged_importer_cannot_crash_an_ast_compile_in_process() {
 fn a_sabotaged_importer_cannot_crash_an_ast_compile_process_isolation() {
     a_sabotaged_importer_cannot_crash_an_ast_compile(Isolation::Process);
 }
+
+/// What a run finds of the codecs, with `encodings` (and `codecs`) loaded by the first lookup that
+/// needs them rather than when the interpreter starts.
+const CODECS_PROBE: &str = r#"
+import sys
+loaded_at_start = "encodings" in sys.modules
+import codecs
+# Registered before `encodings` is loaded: `encodings`' search function must still come first.
+codecs.register(lambda name: codecs.lookup("latin-1") if name == "mine" else None)
+return [loaded_at_start, "é".encode("cp1252").hex(), b"\xe9".decode("cp1252"),
+        codecs.lookup("utf8").name, codecs.lookup("latin1").name, codecs.lookup("mine").name,
+        "x".encode("utf-16").hex(), codecs.charmap_decode.__name__, codecs.charmap_build.__name__]
+"#;
+
+/// `encodings` loads on demand in every engine (interpreters start without it) and, loaded late, is
+/// what an eager load gave: codecs found by name and alias, `encodings`' search function ahead of one a
+/// snippet registered first, and the charmap helpers this interpreter's own (`codecs` takes them from
+/// `_codecs` when it loads), not the ones shared with other runs.
+fn codecs_loaded_on_demand_match_an_eager_load(isolation: Isolation) {
+    let runtime = runtime(isolation);
+    let mut expected = json!([
+        false,
+        "e9",
+        "é",
+        "utf-8",
+        "iso8859-1",
+        "iso8859-1",
+        "fffe7800",
+        "_charmap_decode",
+        "_charmap_build"
+    ]);
+    for run in 0..3 {
+        let result = runtime.execute(CODECS_PROBE, None).unwrap();
+        assert!(result.ok(), "{isolation:?} run {run}: {:?}", result.error);
+        if run > 0 && isolation == Isolation::Process {
+            // A later child may come from the zygote after its idle-time warm-up, which loads it.
+            expected[0] = result.value_json()[0].clone();
+        }
+        assert_eq!(result.value_json(), expected, "{isolation:?} run {run}");
+    }
+}
+
+#[test]
+fn codecs_loaded_on_demand_match_an_eager_load_in_process() {
+    codecs_loaded_on_demand_match_an_eager_load(Isolation::InProcess);
+}
+
+#[test]
+fn codecs_loaded_on_demand_match_an_eager_load_process_isolation() {
+    codecs_loaded_on_demand_match_an_eager_load(Isolation::Process);
+}
+
+/// Code that sabotages the importer before its first codec lookup gets a Python exception, never a
+/// crash of its sandbox, and the built-in codecs go on working; a later run is unharmed.
+fn a_sabotaged_importer_cannot_crash_a_codec_lookup(isolation: Isolation) {
+    let runtime = runtime(isolation);
+    let sabotage = r#"
+import builtins, sys
+out = []
+for how in ["import returns 1", "fake encodings", "no sys.modules"]:
+    if how == "import returns 1":
+        builtins.__import__ = lambda *a, **k: 1
+    elif how == "fake encodings":
+        sys.modules["encodings"] = 1
+    else:
+        sys.modules = None
+    try:
+        out.append("é".encode("cp1252").hex())
+    except Exception as e:
+        out.append(type(e).__name__)
+    out.append("é".encode("utf-8").hex())
+return out
+"#;
+    let result = runtime.execute(sabotage, None).unwrap();
+    assert!(result.ok(), "{isolation:?}: {:?}", result.error);
+    // `encodings`' own `import codecs` goes through the replaced `__import__`, as in CPython.
+    assert_eq!(
+        result.value_json(),
+        json!([
+            "ImportError",
+            "c3a9",
+            "LookupError",
+            "c3a9",
+            "LookupError",
+            "c3a9"
+        ]),
+        "{isolation:?}"
+    );
+    let after = runtime
+        .execute("return 'é'.encode('cp1252').hex()", None)
+        .unwrap();
+    assert_eq!(
+        after.value_json(),
+        json!("e9"),
+        "{isolation:?}: {:?}",
+        after.error
+    );
+}
+
+#[test]
+fn a_sabotaged_importer_cannot_crash_a_codec_lookup_in_process() {
+    a_sabotaged_importer_cannot_crash_a_codec_lookup(Isolation::InProcess);
+}
+
+#[test]
+fn a_sabotaged_importer_cannot_crash_a_codec_lookup_process_isolation() {
+    a_sabotaged_importer_cannot_crash_a_codec_lookup(Isolation::Process);
+}

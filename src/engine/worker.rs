@@ -41,7 +41,7 @@ pub(crate) const TEST_HOOKS_ENV: &str = "TOOLPLANE_TEST_HOOKS";
 pub(crate) const EXIT_OUT_OF_MEMORY: i32 = 86;
 /// Address space a child may use beyond its memory limit: thread stacks, malloc arenas, the VM's own.
 const ADDRESS_SPACE_HEADROOM: u64 = 384 << 20;
-/// Modules the zygote imports so that children start warm (all in the import allowlist).
+/// Modules the zygote imports so that children start warm.
 const PRE_IMPORTS: &[&str] = &[
     "json",
     "re",
@@ -67,6 +67,8 @@ const PRE_IMPORTS: &[&str] = &[
     "uuid",
     "difflib",
     "pprint",
+    // Not in the allowlist: what the first lookup of a codec other than UTF-8, ASCII or Latin-1 loads.
+    "encodings",
 ];
 /// The trusted snippet a zygote and each pre-forked child run before serving, so the pages a run
 /// touches are already theirs (docs/architecture.md, design note 10).

@@ -108,6 +108,9 @@ fn settings() -> Settings {
     // `sys.stderr`) would otherwise reach the host's own stderr or stdout: the stdio MCP server's
     // protocol stream, in process. They are dropped (vendor/README.md).
     settings.host_stdio_fallback = false;
+    // `encodings` (and `codecs`) load with the first codec lookup that needs them, not on every start:
+    // UTF-8, ASCII and Latin-1 never do (vendor/README.md).
+    settings.import_encodings_at_startup = false;
     settings
 }
 

@@ -27,6 +27,10 @@ use crate::{
 
 pub struct CodecsRegistry {
     inner: PyRwLock<RegistryInner>,
+    /// Set while `encodings` (whose search function finds every codec but the built-in fast ones) is
+    /// still to be imported: the interpreter started without it
+    /// ([`crate::vm::Settings::import_encodings_at_startup`]).
+    encodings_deferred: core::sync::atomic::AtomicBool,
 }
 
 struct RegistryInner {
@@ -222,13 +226,37 @@ impl CodecsRegistry {
 
         Self {
             inner: PyRwLock::new(inner),
+            encodings_deferred: core::sync::atomic::AtomicBool::new(false),
         }
+    }
+
+    /// Leaves `encodings` to the first lookup or registration that needs it.
+    pub(crate) fn defer_encodings(&self) {
+        self.encodings_deferred
+            .store(true, core::sync::atomic::Ordering::Relaxed);
+    }
+
+    /// Imports `encodings` if it was deferred, through the VM's own importer (importlib's `__import__`,
+    /// not a `builtins.__import__` that code may have replaced): it registers its search function. A
+    /// lookup while it imports finds only what is registered so far; a failed import is tried again
+    /// on the next lookup.
+    fn load_deferred_encodings(&self, vm: &VirtualMachine) -> PyResult<()> {
+        use core::sync::atomic::Ordering;
+        if self.encodings_deferred.swap(false, Ordering::Relaxed)
+            && let Err(e) = vm.import_func.call(("encodings",), vm)
+        {
+            self.encodings_deferred.store(true, Ordering::Relaxed);
+            return Err(e);
+        }
+        Ok(())
     }
 
     pub fn register(&self, search_function: PyObjectRef, vm: &VirtualMachine) -> PyResult<()> {
         if !search_function.is_callable() {
             return Err(vm.new_type_error("argument must be callable"));
         }
+        // `encodings`' search function comes first, as when it is imported at start-up.
+        self.load_deferred_encodings(vm)?;
 
         self.inner.write().search_path.push(search_function);
         Ok(())
@@ -262,10 +290,14 @@ impl CodecsRegistry {
 
     pub fn lookup(&self, encoding: &str, vm: &VirtualMachine) -> PyResult<PyCodec> {
         let encoding = normalize_encoding_name(encoding);
+        if let Some(codec) = self.inner.read().search_cache.get(encoding.as_ref()) {
+            // hit cache
+            return Ok(codec.clone());
+        }
+        self.load_deferred_encodings(vm)?;
         let search_path = {
             let inner = self.inner.read();
             if let Some(codec) = inner.search_cache.get(encoding.as_ref()) {
-                // hit cache
                 return Ok(codec.clone());
             }
             inner.search_path.clone()

@@ -1434,7 +1434,12 @@ impl VirtualMachine {
             #[cfg(not(feature = "threading"))]
             import::import_frozen(self, "_thread")?;
             let importlib = import::init_importlib_base(self)?;
-            self.import_ascii_utf8_encodings()?;
+            if self.state.config.settings.import_encodings_at_startup {
+                self.import_ascii_utf8_encodings()?;
+            } else {
+                import::import_builtin(self, "_codecs")?;
+                self.state.codec_registry.defer_encodings();
+            }
 
             {
                 let io = import::import_builtin(self, "_io")?;
@@ -1563,7 +1568,9 @@ impl VirtualMachine {
             || !self.state.config.paths.module_search_paths.is_empty();
 
         #[cfg(feature = "encodings")]
-        if _expect_stdlib {
+        if !self.state.config.settings.import_encodings_at_startup {
+            // Deferred to the first codec lookup (`CodecsRegistry::lookup`).
+        } else if _expect_stdlib {
             if let Err(e) = self.import_encodings() {
                 eprintln!(
                     "encodings initialization failed. Only utf-8 encoding will be supported."

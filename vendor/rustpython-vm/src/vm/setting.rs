@@ -130,6 +130,12 @@ pub struct Settings {
     /// CPython setting.
     pub import_ast_at_startup: bool,
 
+    /// Whether the interpreter imports `codecs` and `encodings` (with its `ascii`, `utf_8` and `latin_1`
+    /// codecs) while it starts, as RustPython and CPython do. Off, the first codec lookup or
+    /// registration imports `encodings` (through the VM's own importer); encoding and decoding with
+    /// the built-in fast codecs (UTF-8, ASCII, Latin-1) never needs it. Not a CPython setting.
+    pub import_encodings_at_startup: bool,
+
     /// -s
     pub user_site_directory: bool,
 
@@ -209,6 +215,7 @@ impl Default for Settings {
             install_signal_handlers: true,
             host_stdio_fallback: true,
             import_ast_at_startup: true,
+            import_encodings_at_startup: true,
             user_site_directory: true,
             import_site: true,
             ignore_environment: false,
