@@ -491,3 +491,55 @@ fn last_resort_reports_never_reach_the_hosts_stdio() {
         );
     }
 }
+
+/// HTTP serves clients nobody vouched for: with in-process isolation their snippets would run in the
+/// server's own memory, so that needs an explicit acknowledgement, whichever way in-process is chosen.
+#[test]
+fn http_with_in_process_isolation_needs_an_acknowledgement() {
+    let dir = tempfile::tempdir().unwrap();
+    for (args, env) in [
+        (
+            vec![
+                "serve",
+                "mcp",
+                "--transport",
+                "http",
+                "--port",
+                "0",
+                "--isolation",
+                "in-process",
+            ],
+            None,
+        ),
+        (
+            vec!["serve", "mcp", "--transport", "http", "--port", "0"],
+            Some("in-process"),
+        ),
+    ] {
+        let mut command = Command::new(env!("CARGO_BIN_EXE_toolplane"));
+        command.args(&args).current_dir(dir.path());
+        if let Some(isolation) = env {
+            command.env("TOOLPLANE_ISOLATION", isolation);
+        }
+        let out = command.output().expect("binary runs");
+        assert_eq!(
+            out.status.code(),
+            Some(2),
+            "{args:?}: {}",
+            text(&out.stderr)
+        );
+        assert!(
+            text(&out.stderr).starts_with(
+                "toolplane: refusing to serve HTTP with in-process isolation: every client's \
+                 snippets would run in this server's own memory"
+            ),
+            "{args:?}: {}",
+            text(&out.stderr)
+        );
+        assert!(
+            text(&out.stderr).contains("pass --accept-in-process-http to accept that"),
+            "{}",
+            text(&out.stderr)
+        );
+    }
+}

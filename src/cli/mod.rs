@@ -104,6 +104,10 @@ struct ServeMcpArgs {
     /// https://app.example.com; "*" for any); repeatable. Requests from other origins get 403.
     #[arg(long = "allow-origin", value_name = "ORIGIN")]
     allow_origins: Vec<String>,
+    /// Serve HTTP clients with in-process isolation: their snippets then run in this process's own
+    /// memory, and one that crashes the interpreter ends the server for every client.
+    #[arg(long)]
+    accept_in_process_http: bool,
 }
 
 #[derive(Subcommand, Debug)]
@@ -446,6 +450,19 @@ fn serve_mcp(args: ServeMcpArgs) -> Result<ExitCode, UsageError> {
     // Fail-closed before anything is built: a multi-client transport gets no stores and no session.
     let mut config = resolve_serve_config(&config, transport);
     config.toolplane.isolation = Some(cli_isolation(&config, args.isolation.as_deref())?);
+    if transport == Transport::Http
+        && config.toolplane.isolation == Some(Isolation::InProcess)
+        && !args.accept_in_process_http
+    {
+        return Err(UsageError(
+            "refusing to serve HTTP with in-process isolation: every client's snippets would run in \
+             this server's own memory, where one that crashes the interpreter ends the server for \
+             all, and only the sandbox's checks (no process or seccomp boundary) stand between a \
+             client and the host. Use process isolation (the default), or pass \
+             --accept-in-process-http to accept that"
+                .into(),
+        ));
+    }
     // The MCP servers are connected once the server answers: their tools appear when ready, and a
     // slow server does not hold up the client.
     let downstream = crate::config::McpConfig {

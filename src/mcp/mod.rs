@@ -23,7 +23,7 @@ mod http;
 mod hybrid;
 mod logging;
 mod null_id;
-mod servers;
+pub(crate) mod servers;
 mod text;
 
 use std::net::SocketAddr;

@@ -623,6 +623,9 @@ async fn connect_http(url: &str, server: &McpServerConfig) -> Result<Client, Str
     })
 }
 
+/// The prefix of the variables `toolplane mcp import` writes as placeholders for secrets to fill in.
+pub(crate) const IMPORT_PLACEHOLDER_PREFIX: &str = "TOOLPLANE_IMPORT_";
+
 /// `values` with each `env://VAR` replaced by the host's `VAR`; a missing variable names the key,
 /// never a value.
 fn resolve_secrets(
@@ -640,7 +643,14 @@ fn resolve_secrets(
                     } else {
                         format!("{field}.{key}")
                     };
-                    format!("{at}: environment variable {var} is not set")
+                    if var.starts_with(IMPORT_PLACEHOLDER_PREFIX) {
+                        format!(
+                            "{at}: {var} is a placeholder written by `toolplane mcp import`: set \
+                             it, or replace it in the config"
+                        )
+                    } else {
+                        format!("{at}: environment variable {var} is not set")
+                    }
                 }),
             None => Ok((key.clone(), value.clone())),
         })

@@ -1,9 +1,16 @@
 //! `toolplane mcp import`: MCP servers from other clients' configs (Claude Desktop, Claude Code,
-//! Cursor, Codex, or a file) into `[mcp.servers.*]`. The sources are only read. What looks like a
-//! secret is never copied as a literal: it becomes `env://VAR` (a host variable that holds the same
-//! value, or a named one to set), unless `--plaintext`. Source values that already are secret
-//! references are refused, as the original refuses them: a hostile checked-in `.mcp.json` must not
-//! choose which local secret is sent to which server.
+//! Cursor, Codex, or a file) into `[mcp.servers.*]`. The sources are only read, and are untrusted: a
+//! checked-in `.mcp.json` may be hostile.
+//!
+//! - What looks like a secret is never copied as a literal (unless `--plaintext`): it becomes
+//!   `env://VAR` for a host variable that already holds exactly that value, or else a placeholder
+//!   `env://TOOLPLANE_IMPORT_<SERVER>_<KEY>` for the user to set.
+//! - The source never chooses which host variable a server gets: a variable it names
+//!   (`bearer_token_env_var`, `env_http_headers`) becomes a placeholder too, and a value that already is
+//!   a secret reference (`env://`, `keyring://`, however spaced or cased) is refused.
+//! - What will run is shown in full (command, args, cwd, env), and a server whose `env` sets a
+//!   variable that loads code into it (`LD_PRELOAD`, `NODE_OPTIONS`, `PATH`, ...) is refused unless
+//!   `--allow-loader-env`.
 
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
@@ -38,6 +45,49 @@ pub(crate) struct ImportArgs {
     /// Copy values that look like secrets as they are, instead of as env:// references.
     #[arg(long)]
     plaintext: bool,
+    /// Import servers whose env sets variables that load code into them (LD_PRELOAD, NODE_OPTIONS,
+    /// PATH, ...): only for a source you trust.
+    #[arg(long)]
+    allow_loader_env: bool,
+}
+
+// The prefix of the placeholder variables an import writes: a connection that finds one unset says
+// that it is a placeholder to fill in.
+use crate::mcp::servers::IMPORT_PLACEHOLDER_PREFIX as PLACEHOLDER_PREFIX;
+
+/// Environment variables that make a program load or run other code than its own: a config that sets
+/// them for a server's command chooses what runs.
+const LOADER_VARIABLES: &[&str] = &[
+    "PATH",
+    "NODE_OPTIONS",
+    "NODE_PATH",
+    "PYTHONPATH",
+    "PYTHONSTARTUP",
+    "PYTHONHOME",
+    "PYTHONINSPECT",
+    "PERL5OPT",
+    "PERL5LIB",
+    "PERLLIB",
+    "RUBYOPT",
+    "RUBYLIB",
+    "BASH_ENV",
+    "ENV",
+    "JAVA_TOOL_OPTIONS",
+    "_JAVA_OPTIONS",
+    "JDK_JAVA_OPTIONS",
+    "CLASSPATH",
+    "GIT_SSH_COMMAND",
+    "GIT_EXEC_PATH",
+    "GCONV_PATH",
+    "HOSTALIASES",
+];
+
+/// Whether setting `name` for a command chooses code it runs (also every `LD_*` and `DYLD_*`).
+fn loads_code(name: &str) -> bool {
+    let upper = name.to_ascii_uppercase();
+    upper.starts_with("LD_")
+        || upper.starts_with("DYLD_")
+        || LOADER_VARIABLES.contains(&upper.as_str())
 }
 
 /// One server entry found in a client's config.
@@ -109,7 +159,7 @@ pub(crate) fn main(args: ImportArgs) -> Result<ExitCode, UsageError> {
             skipped.push((name, raw.source, reason));
             continue;
         }
-        match convert(&name, &raw, args.plaintext) {
+        match convert(&name, &raw, args.plaintext, args.allow_loader_env) {
             Ok(mut planned) => {
                 if name != raw.name {
                     planned.notes.push(format!(
@@ -148,6 +198,15 @@ fn report(
             "{verb} {} ({}) -> {}",
             planned.name, planned.source, planned.summary
         ));
+        // Everything that will be written, and so run: not only the command's name.
+        lines.extend(
+            planned
+                .table
+                .to_string()
+                .lines()
+                .filter(|line| !line.trim().is_empty())
+                .map(|line| format!("    {}", printable(line))),
+        );
         lines.extend(planned.notes.iter().map(|note| format!("  note: {note}")));
     }
     for (name, source, reason) in skipped {
@@ -175,7 +234,11 @@ fn report(
         if config != Path::new(DEFAULT_CONFIG) {
             again.push_str(&format!(" --config {}", config.display()));
         }
-        for (flag, on) in [(" --force", args.force), (" --plaintext", args.plaintext)] {
+        for (flag, on) in [
+            (" --force", args.force),
+            (" --plaintext", args.plaintext),
+            (" --allow-loader-env", args.allow_loader_env),
+        ] {
             if on {
                 again.push_str(flag);
             }
@@ -376,7 +439,12 @@ const KNOWN_KEYS: &[&str] = &[
     "disabled",
 ];
 
-fn convert(name: &str, raw: &Found, plaintext: bool) -> Result<Planned, String> {
+fn convert(
+    name: &str,
+    raw: &Found,
+    plaintext: bool,
+    allow_loader_env: bool,
+) -> Result<Planned, String> {
     refuse_references(&raw.entry, "")?;
     let entry = &raw.entry;
     let mut planned = Planned {
@@ -412,19 +480,26 @@ fn convert(name: &str, raw: &Found, plaintext: bool) -> Result<Planned, String> 
                 headers.extend(map.clone());
             }
         }
-        // Codex: header name -> the name of the variable that holds its value.
+        // Codex: header name -> the name of the variable that holds its value. The source does not
+        // choose which of the user's variables a server gets: each is a placeholder.
+        let mut placed = Vec::new();
         if let Some(map) = entry.get("env_http_headers").and_then(Value::as_object) {
             for (header, var) in map {
-                if let Some(var) = var.as_str() {
-                    headers.insert(header.clone(), Value::String(format!("env://{var}")));
+                if let Some(var) = var.as_str().map(str::trim).filter(|v| !v.is_empty()) {
+                    headers.remove(header);
+                    let shown = printable(header);
+                    placed.push((header.clone(), placeholder(name, header, &mut planned)));
+                    let note = named_variable_note(&shown, var, &format!("headers.{shown}"));
+                    planned.notes.push(note);
                 }
             }
         }
         if let Some(var) = text("bearer_token_env_var").filter(|v| !v.is_empty()) {
-            table["auth"] = value(format!("env://{var}"));
-            planned.notes.push(format!(
-                "bearer_token_env_var: wrote auth = env://{var} (sent as a Bearer token)"
-            ));
+            let reference = placeholder(name, "auth", &mut planned);
+            planned.table["auth"] = value(reference);
+            planned
+                .notes
+                .push(named_variable_note("bearer_token_env_var", var, "auth"));
         } else if let Some(token) = text("bearer_token").filter(|t| !t.is_empty()) {
             let token = Map::from_iter([("auth".to_string(), Value::String(token.into()))]);
             let inline = referenced(name, &token, true, plaintext, &mut planned)?;
@@ -432,9 +507,12 @@ fn convert(name: &str, raw: &Found, plaintext: bool) -> Result<Planned, String> 
                 planned.table["auth"] = value(auth.clone());
             }
         }
-        if !headers.is_empty() {
+        if !headers.is_empty() || !placed.is_empty() {
             // Every header of a remote server is taken for a credential: names do not tell.
-            let inline = referenced(name, &headers, true, plaintext, &mut planned)?;
+            let mut inline = referenced(name, &headers, true, plaintext, &mut planned)?;
+            for (header, reference) in placed {
+                inline.insert(&header, reference.into());
+            }
             planned.table["headers"] = value(inline);
         }
         planned.summary = format!("url={}", printable(url));
@@ -458,6 +536,18 @@ fn convert(name: &str, raw: &Found, plaintext: bool) -> Result<Planned, String> 
             table["cwd"] = value(cwd);
         }
         if let Some(env) = entry.get("env").and_then(Value::as_object) {
+            let loaders: Vec<String> = env
+                .keys()
+                .filter(|key| loads_code(key))
+                .map(|key| printable(key))
+                .collect();
+            if !loaders.is_empty() && !allow_loader_env {
+                return Err(format!(
+                    "its env sets {}, which make the command load code other than its own; \
+                     import it with --allow-loader-env only if you trust the source",
+                    loaders.join(", ")
+                ));
+            }
             let mut cleaned = Map::new();
             for (key, val) in env {
                 match val {
@@ -495,8 +585,15 @@ fn refuse_references(entry: &Map<String, Value>, at: &str) -> Result<(), String>
         };
         match val {
             Value::Object(inner) => refuse_references(inner, &location)?,
-            Value::String(s) if s.starts_with("env://") || s.starts_with("keyring://") => {
-                let scheme = s.split("://").next().unwrap_or_default();
+            Value::Array(items) => {
+                for (i, item) in items.iter().enumerate() {
+                    let one = Map::from_iter([(i.to_string(), item.clone())]);
+                    refuse_references(&one, &location)?;
+                }
+            }
+            Value::String(s) if is_reference(s) => {
+                let scheme = s.trim().split("://").next().unwrap_or_default();
+                let scheme = scheme.to_ascii_lowercase();
                 return Err(format!(
                     "refusing to import: {} already contains a toolplane secret reference \
                      ({scheme}://...); client configs never legitimately hold these — add the \
@@ -508,6 +605,33 @@ fn refuse_references(entry: &Map<String, Value>, at: &str) -> Result<(), String>
         }
     }
     Ok(())
+}
+
+/// Whether `text` is (or, once trimmed, would be taken for) a secret reference.
+fn is_reference(text: &str) -> bool {
+    let text = text.trim_start().to_ascii_lowercase();
+    text.starts_with("env://") || text.starts_with("keyring://")
+}
+
+/// Writes the placeholder `env://TOOLPLANE_IMPORT_<SERVER>_<KEY>` for `key`, and the step that fills it.
+fn placeholder(server: &str, key: &str, planned: &mut Planned) -> String {
+    let var = format!("{PLACEHOLDER_PREFIX}{}", variable_name(server, key));
+    planned.next_steps.push(format!(
+        "export {var}=...  # the value of {} for {}",
+        printable(key),
+        printable(server)
+    ));
+    format!("env://{var}")
+}
+
+/// Why a variable the source named was not used.
+fn named_variable_note(what: &str, var: &str, key: &str) -> String {
+    let var = printable(var);
+    format!(
+        "{what}: the source names your variable {var}; wrote a placeholder instead (an imported \
+         config does not choose which of your variables a server gets). To send {var}, set \
+         {key} = \"env://{var}\" in toolplane.toml yourself"
+    )
 }
 
 /// `values` as an inline table, each secret-looking one (every one, with `all_secret`) written as
@@ -522,10 +646,7 @@ fn referenced(
     let mut table = InlineTable::new();
     for (key, val) in values {
         let text = val.as_str().unwrap_or_default();
-        let secret = !plaintext
-            && !text.starts_with("env://")
-            && !text.is_empty()
-            && (all_secret || looks_secret(key, text));
+        let secret = !plaintext && !text.is_empty() && (all_secret || looks_secret(key, text));
         if !secret {
             table.insert(key, text.into());
             continue;
@@ -539,15 +660,12 @@ fn referenced(
                 ));
             }
             None => {
-                let var = variable_name(server, key);
-                table.insert(key, format!("env://{var}").into());
+                let reference = placeholder(server, key, planned);
                 planned.notes.push(format!(
-                    "{shown}: wrote env://{var}; the literal value was not copied (toolplane has \
-                     no keyring): set {var} in the environment that runs toolplane"
+                    "{shown}: wrote the placeholder {reference}; the literal value was not copied \
+                     (toolplane has no keyring): set it in the environment that runs toolplane"
                 ));
-                planned.next_steps.push(format!(
-                    "export {var}=...  # the value of {shown} for {server}"
-                ));
+                table.insert(key, reference.into());
             }
         }
     }
@@ -580,8 +698,13 @@ fn looks_secret(key: &str, text: &str) -> bool {
     named || token_like
 }
 
-/// The host variable that holds exactly `text`: `key` itself first, then any.
+/// The host variable that holds exactly `text`: `key` itself first, then any. Only the source's own
+/// literal can match, so the server gets nothing the source did not already hold; short values (a
+/// `1`, a `true`) are not matched.
 fn host_variable_holding(key: &str, text: &str) -> Option<String> {
+    if text.len() < 8 {
+        return None;
+    }
     if std::env::var(key).is_ok_and(|v| v == text) {
         return Some(key.to_string());
     }
