@@ -144,7 +144,9 @@ fn a_log_that_cannot_be_written_does_not_stop_runs() {
     .unwrap();
     std::fs::write(dir.path().join("a.py"), "await save_result(1)\nreturn 2\n").unwrap();
     let out = std::process::Command::new(env!("CARGO_BIN_EXE_toolplane"))
-        .args(["run", "a.py", "a.py"])
+        // Named: a ./toolplane.toml found on its own does not choose where files are written until
+        // it is trusted (tests/cli_mcp.rs).
+        .args(["run", "--config", "toolplane.toml", "a.py", "a.py"])
         .current_dir(dir.path())
         .output()
         .unwrap();

@@ -288,6 +288,21 @@ fn status_connects_each_server_and_says_what_it_found() {
         ),
     )
     .unwrap();
+    // A ./toolplane.toml nobody trusted starts nothing; trusted, its servers start.
+    let refused = toolplane(&project, &home, &["mcp", "status", "--timeout", "2"]);
+    assert_eq!(refused.status.code(), Some(2));
+    assert_eq!(
+        stderr(&refused),
+        "toolplane: toolplane.toml is not trusted, so its MCP servers are not started: review it, then \
+         run `toolplane trust` (a changed file needs trust again), or name a config with --config\n"
+    );
+    let trusted = toolplane(&project, &home, &["trust"]);
+    assert_eq!(trusted.status.code(), Some(0), "{}", stderr(&trusted));
+    assert!(
+        stdout(&trusted).contains("  start MCP server silent: sleep 60\n"),
+        "{}",
+        stdout(&trusted)
+    );
     let out = toolplane(&project, &home, &["mcp", "status", "--timeout", "2"]);
     let text = stdout(&out);
     assert_eq!(out.status.code(), Some(1), "{text}{}", stderr(&out));
@@ -703,12 +718,138 @@ fn status_says_when_a_server_wants_credentials() {
         format!("[mcp.servers.guarded]\nurl = \"http://127.0.0.1:{port}/mcp\"\n"),
     )
     .unwrap();
-    let out = toolplane(&project, &home, &["mcp", "status"]);
+    let out = toolplane(
+        &project,
+        &home,
+        &["mcp", "status", "--config", "toolplane.toml"],
+    );
     assert_eq!(out.status.code(), Some(1));
     assert_eq!(
         stdout(&out),
         format!(
             "MCP servers:\n- guarded: auth_required transport=url auth=none detail=cannot connect to http://127.0.0.1:{port}/mcp: the server requires authentication (HTTP 401): set auth = \"env://TOKEN\" (a bearer token) or an Authorization header\n"
         )
+    );
+}
+
+/// A cloned repository's `./toolplane.toml` starts nothing until its content is trusted: not its MCP
+/// servers' commands, not its `worker_path`, under `run` or `doctor`; snippets still run. Trusted, it
+/// does; changed, it needs trust again; `--config` names a config the user chose.
+#[test]
+fn a_project_config_starts_nothing_until_its_content_is_trusted() {
+    let (_root, project, home) = places();
+    let marker = project.join("started");
+    let script = project.join("evil.sh");
+    std::fs::write(
+        &script,
+        format!(
+            "#!/bin/sh\necho \"$0\" >> {:?}\nsleep 1\n",
+            marker.display().to_string()
+        ),
+    )
+    .unwrap();
+    std::fs::set_permissions(&script, std::os::unix::fs::PermissionsExt::from_mode(0o755)).unwrap();
+    let config = project.join("toolplane.toml");
+    let text = format!(
+        "[toolplane]\nworker_path = {script:?}\n\n[mcp.servers.evil]\ncommand = {script:?}\n",
+        script = script.display().to_string()
+    );
+    std::fs::write(&config, &text).unwrap();
+    std::fs::write(project.join("hello.py"), "return 'hello'\n").unwrap();
+
+    for args in [&["run", "hello.py"][..], &["doctor"][..]] {
+        let out = toolplane(&project, &home, args);
+        assert!(
+            stderr(&out).contains(
+                "toolplane: toolplane.toml is not trusted, so its [mcp.servers] (evil), \
+                 toolplane.worker_path are ignored: settings that start programs, send your \
+                 environment variables or write files. Review the file, then run `toolplane trust` \
+                 to use them (a changed file needs trust again), or name a config with --config.\n"
+            ),
+            "{args:?}: {}",
+            stderr(&out)
+        );
+        if args[0] == "run" {
+            assert_eq!(stdout(&out), "\"hello\"\n", "{}", stderr(&out));
+        }
+        assert!(!marker.exists(), "{args:?} started the project's command");
+    }
+
+    let trusted = toolplane(&project, &home, &["trust"]);
+    assert_eq!(trusted.status.code(), Some(0), "{}", stderr(&trusted));
+    let shown = stdout(&trusted);
+    assert!(
+        shown.starts_with("trusted toolplane.toml (sha256 "),
+        "{shown}"
+    );
+    assert!(
+        shown.contains(&format!(
+            "it may:\n  start MCP server evil: {}\n  run {} as the sandbox worker (toolplane.worker_path)\n",
+            script.display(),
+            script.display()
+        )),
+        "{shown}"
+    );
+    let store = read(&home.join(".config/toolplane/trusted-configs"));
+    assert!(
+        store.contains(&config.canonicalize().unwrap().display().to_string()),
+        "{store}"
+    );
+    let out = toolplane(&project, &home, &["run", "hello.py"]);
+    assert!(!stderr(&out).contains("is not trusted"), "{}", stderr(&out));
+    assert!(marker.exists(), "trusted, its command starts");
+
+    // A changed file is another file.
+    std::fs::remove_file(&marker).unwrap();
+    std::fs::write(&config, format!("{text}# changed\n")).unwrap();
+    let out = toolplane(&project, &home, &["run", "hello.py"]);
+    assert!(stderr(&out).contains("is not trusted"), "{}", stderr(&out));
+    assert!(!marker.exists());
+
+    // Named with --config, it is the user's choice.
+    let named = toolplane(
+        &project,
+        &home,
+        &["mcp", "status", "--config", "toolplane.toml"],
+    );
+    assert!(
+        !stderr(&named).contains("not trusted"),
+        "{}",
+        stderr(&named)
+    );
+    assert!(marker.exists(), "a named config's servers start");
+
+    let removed = toolplane(&project, &home, &["trust", "--remove"]);
+    assert_eq!(stdout(&removed), "toolplane.toml is no longer trusted\n");
+}
+
+/// toolplane's own edits keep a trusted (or harmless) config trusted, but never trust what someone
+/// else put in the file.
+#[test]
+fn edits_by_toolplane_keep_trust_but_never_grant_it() {
+    let (_root, project, home) = places();
+    let config = project.join("toolplane.toml");
+    let added = toolplane(&project, &home, &["mcp", "add", "mine", "--", "my-server"]);
+    assert_eq!(added.status.code(), Some(0), "{}", stderr(&added));
+    let status = toolplane(&project, &home, &["mcp", "status", "--timeout", "1"]);
+    assert!(
+        !stderr(&status).contains("not trusted"),
+        "{}",
+        stderr(&status)
+    );
+
+    std::fs::write(
+        &config,
+        "[mcp.servers.theirs]\ncommand = \"their-server\"\n",
+    )
+    .unwrap();
+    let added = toolplane(&project, &home, &["mcp", "add", "mine", "--", "my-server"]);
+    assert_eq!(added.status.code(), Some(0), "{}", stderr(&added));
+    let status = toolplane(&project, &home, &["mcp", "status", "--timeout", "1"]);
+    assert_eq!(status.status.code(), Some(2));
+    assert!(
+        stderr(&status).contains("toolplane.toml is not trusted"),
+        "{}",
+        stderr(&status)
     );
 }

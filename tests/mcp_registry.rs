@@ -147,7 +147,14 @@ fn mcp_status_counts_the_reference_servers_tools() {
     let (dir, root) = fs_root();
     std::fs::write(dir.path().join("toolplane.toml"), stdio_servers(&root)).unwrap();
     let out = Command::new(env!("CARGO_BIN_EXE_toolplane"))
-        .args(["mcp", "status", "--timeout", "30"])
+        .args([
+            "mcp",
+            "status",
+            "--config",
+            "toolplane.toml",
+            "--timeout",
+            "30",
+        ])
         .current_dir(dir.path())
         .output()
         .unwrap();

@@ -154,7 +154,7 @@ fn a_config_that_names_toolplane_itself_does_not_loop() {
     std::fs::write(
         dir.path().join("toolplane.toml"),
         format!(
-            "[mcp.servers.me]\ncommand = {:?}\nargs = [\"serve\", \"mcp\", \"--isolation\", \"in-process\"]\n",
+            "[mcp.servers.me]\ncommand = {:?}\nargs = [\"serve\", \"mcp\", \"--config\", \"toolplane.toml\", \"--isolation\", \"in-process\"]\n",
             env!("CARGO_BIN_EXE_toolplane")
         ),
     )
@@ -164,7 +164,11 @@ fn a_config_that_names_toolplane_itself_does_not_loop() {
         "r = await me_execute_code(code='return 6 * 7')\nreturn [r['value'], await call_tool('mcp:me/search_capabilities', {'query': 'me_'})]",
     )
     .unwrap();
-    let (stdout, stderr) = run_ok(dir.path(), &["run", "--json", "s.py"]);
+    // Named, parent and child: a ./toolplane.toml found on its own starts no servers until trusted.
+    let (stdout, stderr) = run_ok(
+        dir.path(),
+        &["run", "--config", "toolplane.toml", "--json", "s.py"],
+    );
     let result: Value = serde_json::from_str(stdout.trim()).unwrap();
     assert_eq!(result["value"][0], 42, "{result}");
     // The child has no tools of its own servers.

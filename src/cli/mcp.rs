@@ -45,9 +45,10 @@ pub(super) enum McpCommand {
     Status {
         /// Optional MCP server name(s) to check.
         names: Vec<String>,
-        /// Path to a toolplane TOML config file.
-        #[arg(long, default_value = DEFAULT_CONFIG)]
-        config: PathBuf,
+        /// Path to a toolplane TOML config file (default: ./toolplane.toml, whose servers start only
+        /// once `toolplane trust` trusted its content).
+        #[arg(long)]
+        config: Option<PathBuf>,
         /// Per-server status timeout in seconds.
         #[arg(long, default_value_t = 5.0)]
         timeout: f64,
@@ -110,7 +111,18 @@ pub(super) fn main(command: McpCommand) -> Result<ExitCode, UsageError> {
             names,
             config,
             timeout,
-        } => status(&config, &names, timeout),
+        } => {
+            let implicit = config.is_none();
+            let path = config.unwrap_or_else(|| PathBuf::from(DEFAULT_CONFIG));
+            if implicit && !super::trust::trusted_or_harmless(&path) {
+                return Err(UsageError(format!(
+                    "{DEFAULT_CONFIG} is not trusted, so its MCP servers are not started: review it, \
+                     then run `toolplane trust` (a changed file needs trust again), or name a config \
+                     with --config"
+                )));
+            }
+            status(&path, &names, timeout)
+        }
         McpCommand::Import(args) => import::main(args),
     }
 }
@@ -527,7 +539,21 @@ fn servers_table(document: &mut DocumentMut) -> Result<&mut Table, UsageError> {
 
 /// Replaces `path` with `text` in one rename: a reader never sees half
 /// a config, and a failed write leaves the old one.
+///
+/// toolplane's own edit of a trusted config (or of one that needed no trust) keeps it trusted.
 fn write_atomic(path: &Path, text: &str) -> Result<(), UsageError> {
+    let keep_trust = super::trust::trusted_or_harmless(path);
+    write_file(path, text)?;
+    if keep_trust && let Err(UsageError(why)) = super::trust::record(path) {
+        eprintln!(
+            "toolplane: warning: {} stays untrusted: {why}",
+            path.display()
+        );
+    }
+    Ok(())
+}
+
+fn write_file(path: &Path, text: &str) -> Result<(), UsageError> {
     let cannot = |e: std::io::Error| UsageError(format!("cannot write {}: {e}", path.display()));
     let dir = match path.parent() {
         Some(dir) if !dir.as_os_str().is_empty() => dir,

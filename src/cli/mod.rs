@@ -10,6 +10,7 @@ use crate::{Config, Isolation, Toolplane};
 
 mod mcp;
 mod repl;
+mod trust;
 
 /// Exit status: a snippet raised.
 const EXIT_SNIPPET_FAILED: u8 = 1;
@@ -64,6 +65,9 @@ enum Command {
         #[arg(long, value_parser = ["process", "in-process"])]
         isolation: Option<String>,
     },
+    /// Trust a project config's content, so that its MCP servers (and worker_path, audit.path) are used
+    /// when the CLI finds it as ./toolplane.toml; a changed file needs trust again.
+    Trust(trust::TrustArgs),
     /// Manage the MCP servers whose tools snippets call ([mcp.servers.*] of toolplane.toml).
     Mcp {
         #[command(subcommand)]
@@ -148,6 +152,20 @@ struct RunArgs {
 /// A failure the CLI reports as `toolplane: …` with exit status 2.
 struct UsageError(String);
 
+/// `text` with control characters shown escaped: a config file, a server's name or its error must not
+/// restyle the terminal.
+pub(crate) fn printable(text: &str) -> String {
+    text.chars()
+        .map(|c| {
+            if c.is_control() {
+                c.escape_default().to_string()
+            } else {
+                c.to_string()
+            }
+        })
+        .collect()
+}
+
 impl<T: std::fmt::Display> From<T> for UsageError {
     fn from(e: T) -> Self {
         Self(e.to_string())
@@ -190,6 +208,7 @@ pub fn main() -> ExitCode {
             command: ServeCommand::Mcp(args),
         } => serve_mcp(args),
         Command::Mcp { command } => mcp::main(command),
+        Command::Trust(args) => trust::main(args),
         Command::Repl {
             config,
             fresh,
@@ -212,7 +231,9 @@ fn load_config(path: Option<&Path>) -> Result<(Config, Option<PathBuf>), UsageEr
         None => {
             let local = PathBuf::from("toolplane.toml");
             if local.is_file() {
-                Ok((Config::load(&local)?, Some(local)))
+                let mut config = Config::load(&local)?;
+                trust::gate(&mut config, &local);
+                Ok((config, Some(local)))
             } else {
                 Ok((Config::default(), None))
             }

@@ -22,6 +22,7 @@ use super::{
     DEFAULT_CONFIG, UsageError, check_server, insert_server, read_document, servers_table,
     write_atomic,
 };
+use crate::cli::printable;
 
 #[derive(clap::Args, Debug)]
 pub(crate) struct ImportArgs {
@@ -741,19 +742,6 @@ fn sanitize_name(name: &str) -> Option<String> {
     (!out.is_empty()).then_some(out)
 }
 
-/// Control characters shown escaped: a source file must not restyle the terminal.
-fn printable(text: &str) -> String {
-    text.chars()
-        .map(|c| {
-            if c.is_control() {
-                c.escape_default().to_string()
-            } else {
-                c.to_string()
-            }
-        })
-        .collect()
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -771,11 +759,6 @@ mod tests {
         assert!(looks_secret("X", "sk1234567890abcdefghij"));
         assert!(!looks_secret("ROOT", "/home/user/projects/a-long-path-1"));
         assert!(!looks_secret("LOG_LEVEL", "debug"));
-    }
-
-    #[test]
-    fn control_characters_are_escaped() {
-        assert_eq!(printable("a\x1b[31mb\n"), "a\\u{1b}[31mb\\n");
     }
 
     #[test]
