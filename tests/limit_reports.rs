@@ -220,3 +220,29 @@ fn texts_made_from_huge_values_do_not_abort_the_host() {
         assert_eq!(ok(rt.execute("return 1 + 1", None).unwrap()), 2);
     }
 }
+
+/// A capability name is the snippet's data: a huge one is refused as an unknown capability without
+/// being copied or quoted whole (before, `call_tool("A" * (200 << 20))` aborted the in-process host:
+/// the name was copied and formatted into the error message past the run's memory budget).
+#[test]
+fn a_huge_capability_name_is_an_unknown_capability_not_an_abort() {
+    let snippet = "name = 'A' * (200 << 20)\ntry:\n    await call_tool(name, {})\nexcept LookupError as e:\n    return [type(e).__name__, len(str(e))]";
+    for isolation in isolations() {
+        let mut config = config_for(isolation);
+        config.limits.max_memory_mb = 256;
+        let rt = Toolplane::new(config).unwrap();
+        let value = ok(rt.execute(snippet, None).unwrap());
+        assert_eq!(value[0], "LookupError", "{isolation:?}: {value}");
+        assert!(value[1].as_u64().unwrap() < 1024, "{isolation:?}: {value}");
+        let (kind, message) = err(rt.execute("await call_tool('B' * 600, {})", None).unwrap());
+        assert_eq!(kind, "LookupError", "{isolation:?}");
+        assert!(
+            message.starts_with(&format!(
+                "Unknown capability: {}… (600 bytes). Capability names are canonical",
+                "B".repeat(100)
+            )),
+            "{isolation:?}: {message}"
+        );
+        assert_eq!(ok(rt.execute("return 1 + 1", None).unwrap()), 2);
+    }
+}

@@ -550,3 +550,46 @@ fn a_server_that_dies_is_restarted_on_the_next_call() {
         );
     }
 }
+
+fn hostile_server(mode: &str) -> String {
+    let fixture =
+        Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/hostile_mcp_server.py");
+    format!(
+        "[mcp.servers.bad]\ncommand = {:?}\nargs = [{:?}, {mode:?}]\n",
+        python().display().to_string(),
+        fixture.display().to_string()
+    )
+}
+
+/// A server's tool list is bounded work for the host: a tool whose name or schema is oversized is
+/// skipped, a long description is shortened, and a list that pages without end is cut off (before, a
+/// 30 MiB tool name cost every run its copy, and endless pagination grew the host past 1 GB).
+#[test]
+fn a_hostile_servers_tool_list_is_bounded() {
+    let runtime = Toolplane::new(config_with(&hostile_server("oversized"))).unwrap();
+    assert_eq!(
+        runtime.mcp_servers(),
+        [toolplane::mcp::ServerStatus::Connected {
+            name: "bad".into(),
+            tools: 2
+        }]
+        .as_slice()
+    );
+    let value = ok(runtime.execute("return await bad_ok()", None).unwrap());
+    assert_eq!(value, "called");
+    let chatty = runtime.bridge().registry().get("mcp:bad/chatty").unwrap();
+    assert!(
+        chatty.description.len() <= (8 << 10) + 3,
+        "{}",
+        chatty.description.len()
+    );
+    assert!(runtime.bridge().registry().get("mcp:bad/wide").is_none());
+
+    let runtime = Toolplane::new(config_with(&hostile_server("endless"))).unwrap();
+    match runtime.mcp_servers() {
+        [toolplane::mcp::ServerStatus::Connected { tools, .. }] => {
+            assert!(*tools <= 1000, "{tools}")
+        }
+        other => panic!("{other:?}"),
+    }
+}

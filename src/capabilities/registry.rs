@@ -555,10 +555,33 @@ fn with_call_shape(error: HostError, capability: &Capability) -> HostError {
     }
 }
 
+/// The longest capability name a call may give, in bytes: longer ones are unknown without a lookup
+/// (and without being copied: the name is a snippet's data).
+pub const MAX_CAPABILITY_NAME_BYTES: usize = 512;
+
+/// How many characters of a long name an error quotes.
+const NAME_PREVIEW_CHARS: usize = 100;
+
 /// The `LookupError` for a name nobody registered.
 pub fn unknown_capability(name: &str) -> HostError {
+    let shown = if name.len() > NAME_PREVIEW_CHARS {
+        let preview: String = name.chars().take(NAME_PREVIEW_CHARS).collect();
+        format!("{preview}… ({} bytes)", name.len())
+    } else {
+        name.to_string()
+    };
+    unknown_capability_shown(&shown)
+}
+
+/// The `LookupError` for a name too long to hold, given its first characters and its size.
+pub(crate) fn unknown_long_capability(preview: &str, bytes: usize) -> HostError {
+    let preview: String = preview.chars().take(NAME_PREVIEW_CHARS).collect();
+    unknown_capability_shown(&format!("{preview}… ({bytes} bytes)"))
+}
+
+fn unknown_capability_shown(shown: &str) -> HostError {
     HostError::lookup(format!(
-        "Unknown capability: {name}. Capability names are canonical (e.g. 'orders/get'); list them with \
+        "Unknown capability: {shown}. Capability names are canonical (e.g. 'orders/get'); list them with \
          search_capabilities or the toolplane://namespace resource."
     ))
 }

@@ -152,19 +152,7 @@ struct RunArgs {
 /// A failure the CLI reports as `toolplane: …` with exit status 2.
 struct UsageError(String);
 
-/// `text` with control characters shown escaped: a config file, a server's name or its error must not
-/// restyle the terminal.
-pub(crate) fn printable(text: &str) -> String {
-    text.chars()
-        .map(|c| {
-            if c.is_control() {
-                c.escape_default().to_string()
-            } else {
-                c.to_string()
-            }
-        })
-        .collect()
-}
+pub(crate) use crate::mcp::servers::printable;
 
 impl<T: std::fmt::Display> From<T> for UsageError {
     fn from(e: T) -> Self {

@@ -301,12 +301,17 @@ fn register(
     });
     let timeout = config.timeout.map(Duration::from_secs_f64);
     let mut registered = 0;
-    let mut taken: Vec<String> = registry
+    let mut taken: std::collections::HashSet<String> = registry
         .bindable()
         .into_iter()
         .map(|(alias, ..)| alias)
         .collect();
     for tool in tools {
+        if let Some(why) = oversized(&tool) {
+            let shown = printable(&shortened(&tool.name, 64));
+            eprintln!("toolplane: MCP server '{server}': tool '{shown}' skipped: {why}");
+            continue;
+        }
         let tool_name = tool.name.to_string();
         let canonical = format!("mcp:{server}/{tool_name}");
         let mut alias = python_identifier(&format!("{server}_{tool_name}"));
@@ -322,7 +327,7 @@ fn register(
             );
             alias = numbered;
         }
-        taken.push(alias.clone());
+        taken.insert(alias.clone());
         let handler_downstream = downstream.clone();
         let handler_tool = tool_name.clone();
         let capability = Capability::new_async(canonical, move |params| {
@@ -331,7 +336,10 @@ fn register(
             async move { downstream.call(&tool, params, timeout).await }
         })
         .alias(alias)
-        .description(tool.description.as_deref().unwrap_or_default())
+        .description(shortened(
+            tool.description.as_deref().unwrap_or_default(),
+            MAX_TOOL_DESCRIPTION_BYTES,
+        ))
         .schema(Value::Object((*tool.input_schema).clone()))
         .tag("mcp")
         .tag(server);
@@ -533,11 +541,94 @@ async fn connect(name: &str, server: &McpServerConfig) -> Result<(Client, Vec<To
         (None, Some(url)) => connect_http(url, server).await?,
         (None, None) => return Err("neither command nor url is set".into()),
     };
-    let tools = client
-        .list_all_tools()
-        .await
-        .map_err(|e| format!("listing its tools failed: {}", one_line(&e.to_string())))?;
+    let tools = list_tools_bounded(name, &client).await?;
     Ok((client, tools))
+}
+
+/// The most tools one server may offer, and the most pages its list may take: a server that pages
+/// without end (or lists millions) is cut off there, not followed until the host's memory runs out.
+const MAX_TOOLS_PER_SERVER: usize = 1000;
+const MAX_TOOL_PAGES: usize = 100;
+
+/// `tools/list`, every page, within [`MAX_TOOLS_PER_SERVER`] and [`MAX_TOOL_PAGES`].
+async fn list_tools_bounded(name: &str, client: &Client) -> Result<Vec<Tool>, String> {
+    let failed =
+        |e: rmcp::ServiceError| format!("listing its tools failed: {}", one_line(&e.to_string()));
+    let mut tools = Vec::new();
+    let mut cursor = None;
+    for page in 0.. {
+        let params = rmcp::model::PaginatedRequestParams::default().with_cursor(cursor);
+        let listed = client.list_tools(Some(params)).await.map_err(failed)?;
+        tools.extend(listed.tools);
+        cursor = listed.next_cursor;
+        if cursor.is_none() {
+            break;
+        }
+        if tools.len() >= MAX_TOOLS_PER_SERVER || page + 1 >= MAX_TOOL_PAGES {
+            eprintln!(
+                "toolplane: MCP server '{name}': its tool list was cut off after {} tools in {} pages",
+                tools.len().min(MAX_TOOLS_PER_SERVER),
+                page + 1
+            );
+            break;
+        }
+    }
+    tools.truncate(MAX_TOOLS_PER_SERVER);
+    Ok(tools)
+}
+
+/// The largest tool name, description and input or output schema (as JSON) a server's tool may have.
+/// Past them the tool is skipped (a name, a schema) or its description shortened: each is copied into
+/// every run's namespace and every search.
+const MAX_TOOL_NAME_BYTES: usize = 128;
+const MAX_TOOL_DESCRIPTION_BYTES: usize = 8 << 10;
+const MAX_TOOL_SCHEMA_BYTES: usize = 256 << 10;
+
+/// Why a server's tool is not registered, if it is too large to be.
+fn oversized(tool: &Tool) -> Option<String> {
+    if tool.name.len() > MAX_TOOL_NAME_BYTES {
+        return Some(format!(
+            "its name has {} bytes (at most {MAX_TOOL_NAME_BYTES})",
+            tool.name.len()
+        ));
+    }
+    let schema_bytes = |schema: &serde_json::Map<String, Value>| {
+        serde_json::to_vec(schema).map_or(usize::MAX, |json| json.len())
+    };
+    let input = schema_bytes(&tool.input_schema);
+    let output = tool.output_schema.as_deref().map_or(0, schema_bytes);
+    (input.max(output) > MAX_TOOL_SCHEMA_BYTES).then(|| {
+        format!(
+            "its schema has {} bytes of JSON (at most {MAX_TOOL_SCHEMA_BYTES})",
+            input.max(output)
+        )
+    })
+}
+
+/// `text` with control characters shown escaped: a config file, a server's name or its error must not
+/// restyle the terminal.
+pub(crate) fn printable(text: &str) -> String {
+    text.chars()
+        .map(|c| {
+            if c.is_control() {
+                c.escape_default().to_string()
+            } else {
+                c.to_string()
+            }
+        })
+        .collect()
+}
+
+/// `text` cut to at most `max` bytes, at a character boundary, with `…` when cut.
+fn shortened(text: &str, max: usize) -> String {
+    if text.len() <= max {
+        return text.to_string();
+    }
+    let mut end = max;
+    while !text.is_char_boundary(end) {
+        end -= 1;
+    }
+    format!("{}…", &text[..end])
 }
 
 async fn connect_stdio(
@@ -726,6 +817,11 @@ fn python_identifier(raw: &str) -> String {
 mod tests {
     use super::*;
     use serde_json::json;
+
+    #[test]
+    fn control_characters_are_escaped() {
+        assert_eq!(printable("a\x1b[31mb\n"), "a\\u{1b}[31mb\\n");
+    }
 
     #[test]
     fn restarts_back_off_from_one_to_thirty_seconds() {

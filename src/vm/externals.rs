@@ -278,6 +278,19 @@ pub(crate) mod _toolplane_host {
         params: PyObjectRef,
         vm: &VirtualMachine,
     ) -> PyResult<u64> {
+        if name.byte_len() > crate::capabilities::MAX_CAPABILITY_NAME_BYTES {
+            // Not copied: a snippet's name of any size must not cost the host its size again.
+            let preview: String = name
+                .as_wtf8()
+                .code_points()
+                .take(128)
+                .map(|c| c.to_char_lossy())
+                .collect();
+            let error = crate::capabilities::unknown_long_capability(&preview, name.byte_len());
+            let ticket = NEXT_TICKET.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+            with_run(vm, |s| s.local_failures.insert(ticket, error))?;
+            return Ok(ticket);
+        }
         let name = name.to_string();
         // Convert outside the RUN borrow: conversion may run Python code (isoformat).
         // Tickets are unique for the life of the process, not per run: a late answer to a call of an
