@@ -593,3 +593,92 @@ fn a_hostile_servers_tool_list_is_bounded() {
         other => panic!("{other:?}"),
     }
 }
+
+/// What a stdio server finds of its host and of the host's signals, and whether what it started
+/// outlives the host: under `toolplane run` (which blocks SIGTERM, SIGINT and SIGHUP for itself), the
+/// server's signal mask is empty, it cannot read the host's environment (its secrets), it has no
+/// capabilities even as root, and its own children end with the host; its stderr reaches the host's
+/// line by line, each cut at 8 KiB and with control characters escaped.
+#[test]
+fn a_stdio_server_cannot_read_its_host_and_ends_with_it() {
+    let dir = tempfile::tempdir().unwrap();
+    let found = dir.path().join("found");
+    let grandchild = dir.path().join("grandchild.pid");
+    let fixture =
+        Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/hostile_mcp_server.py");
+    let script = format!(
+        "{{ if cat /proc/$PPID/environ >/dev/null 2>&1; then echo environ=readable; else echo environ=denied; fi; \
+         grep -E '^(SigBlk|SigIgn|CapEff|CapBnd):' /proc/self/status; }} > {found:?}; \
+         sleep 300 & echo $! > {grandchild:?}; printf 'x\\033[2Jy\\n' >&2; \
+         head -c 1048576 /dev/zero | tr '\\0' a >&2; echo >&2; exec {python:?} {fixture:?} oversized",
+        found = found.display().to_string(),
+        grandchild = grandchild.display().to_string(),
+        python = python().display().to_string(),
+        fixture = fixture.display().to_string(),
+    );
+    let config = dir.path().join("c.toml");
+    std::fs::write(
+        &config,
+        format!(
+            "[toolplane]\nworker_path = {:?}\n\n[mcp.servers.spy]\ncommand = \"sh\"\nargs = [\"-c\", {script:?}]\n",
+            env!("CARGO_BIN_EXE_toolplane")
+        ),
+    )
+    .unwrap();
+    std::fs::write(dir.path().join("s.py"), "return await spy_ok()").unwrap();
+    let output = Command::new(env!("CARGO_BIN_EXE_toolplane"))
+        .args(["run", "--config", "c.toml", "s.py"])
+        .current_dir(dir.path())
+        .env("TOOLPLANE_TEST_HOST_SECRET", "host-secret-value")
+        .output()
+        .unwrap();
+    assert!(
+        output.status.success(),
+        "{}",
+        String::from_utf8_lossy(&output.stderr)
+    );
+    // Its stderr: control characters escaped, a line cut at 8 KiB.
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert!(stderr.contains("[mcp spy] x\\u{1b}[2Jy\n"), "{stderr}");
+    assert!(
+        stderr.contains(&format!(
+            "[mcp spy] {}… ({} more bytes)\n",
+            "a".repeat(8 << 10),
+            (1 << 20) - (8 << 10)
+        )),
+        "{}",
+        &stderr[..stderr.len().min(2000)]
+    );
+    let found = std::fs::read_to_string(&found).unwrap();
+    let field = |name: &str| {
+        found
+            .lines()
+            .find_map(|l| l.strip_prefix(&format!("{name}:")))
+            .map(str::trim)
+            .unwrap_or_default()
+            .to_string()
+    };
+    assert!(found.starts_with("environ=denied\n"), "{found}");
+    assert_eq!(field("SigBlk"), "0000000000000000", "{found}");
+    // SIGHUP, SIGINT, SIGQUIT, SIGTERM not ignored (bits 1, 2, 3 and 15 from 1).
+    let ignored = u64::from_str_radix(&field("SigIgn"), 16).unwrap();
+    assert_eq!(ignored & 0b100_0000_0000_0111, 0, "{found}");
+    assert_eq!(field("CapEff"), "0000000000000000", "{found}");
+    let pid = std::fs::read_to_string(&grandchild).unwrap();
+    let pid = pid.trim();
+    let deadline = std::time::Instant::now() + std::time::Duration::from_secs(5);
+    loop {
+        let state = std::fs::read_to_string(format!("/proc/{pid}/stat")).unwrap_or_default();
+        let alive = state
+            .rsplit_once(") ")
+            .is_some_and(|(_, rest)| !rest.starts_with('Z') && !rest.starts_with('X'));
+        if !alive {
+            break;
+        }
+        assert!(
+            std::time::Instant::now() < deadline,
+            "the server's child {pid} outlived the host: {state}"
+        );
+        std::thread::sleep(std::time::Duration::from_millis(50));
+    }
+}

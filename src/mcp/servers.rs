@@ -28,6 +28,8 @@ const MAX_MESSAGE_BYTES: usize = 64 * 1024 * 1024;
 struct Client {
     service: RunningService<RoleClient, ()>,
     _process: Option<tokio::process::Child>,
+    /// Dropped after the process: ends what the server started.
+    _group: Option<ServerGroup>,
 }
 
 impl std::ops::Deref for Client {
@@ -649,9 +651,11 @@ async fn connect_stdio(
     if let Some(cwd) = &server.cwd {
         process.current_dir(cwd);
     }
-    // Its own process group: a terminal's Ctrl-C reaches the host, which ends the server itself.
+    // Its own process group: a terminal's Ctrl-C reaches the host, which ends the server itself, and
+    // the host ends the whole group (the server's own children too).
     process.process_group(0);
     end_with_the_host(&mut process);
+    keep_the_host_unreadable();
     process
         .stdin(Stdio::piped())
         .stdout(Stdio::piped())
@@ -659,19 +663,15 @@ async fn connect_stdio(
     let mut child = process
         .spawn()
         .map_err(|e| format!("cannot start {command:?}: {e}"))?;
+    let group = child.id().map(ServerGroup::new);
     let (Some(stdin), Some(stdout), stderr) =
         (child.stdin.take(), child.stdout.take(), child.stderr.take())
     else {
         return Err(format!("cannot start {command:?}: no pipes to it"));
     };
     if let Some(stderr) = stderr {
-        let prefix = format!("[mcp {name}] ");
-        tokio::spawn(async move {
-            let mut lines = tokio::io::BufReader::new(stderr).lines();
-            while let Ok(Some(line)) = lines.next_line().await {
-                eprintln!("{prefix}{line}");
-            }
-        });
+        let prefix = format!("[mcp {}] ", printable(name));
+        tokio::spawn(forward_stderr(prefix, stderr));
     }
     let transport = AsyncRwTransport::<RoleClient, _, _>::new(stdout, stdin)
         .with_max_line_length(MAX_MESSAGE_BYTES);
@@ -682,7 +682,110 @@ async fn connect_stdio(
     Ok(Client {
         service,
         _process: Some(child),
+        _group: group,
     })
+}
+
+/// What protects the host from the stdio servers it starts, as `toolplane doctor` says it.
+pub const SERVER_PROTECTIONS: &str = if cfg!(target_os = "linux") {
+    "protections: the host is non-dumpable while servers run (they cannot read its environment or \
+     memory), servers start with an empty signal mask, no capabilities (also as root) and in their \
+     own process group, which ends with the host; servers of one user can still read each other"
+} else {
+    "protections: servers start in their own process group; the host's environment is readable by \
+     processes of the same user on this platform"
+};
+
+/// The most of one line of a server's stderr the host holds and prints.
+const MAX_STDERR_LINE_BYTES: usize = 8 << 10;
+
+/// Prints a server's stderr on the host's, a line at a time with its prefix: each line is cut at
+/// [`MAX_STDERR_LINE_BYTES`] (a stream without newlines must not grow the host) and its control
+/// characters are shown escaped (a server must not restyle the user's terminal).
+async fn forward_stderr(prefix: String, stderr: tokio::process::ChildStderr) {
+    let mut reader = tokio::io::BufReader::new(stderr);
+    let mut line: Vec<u8> = Vec::new();
+    let mut cut = 0usize;
+    while let Ok(buffer) = reader.fill_buf().await {
+        if buffer.is_empty() {
+            break;
+        }
+        let (taken, ends) = match buffer.iter().position(|&b| b == b'\n') {
+            Some(at) => (at + 1, true),
+            None => (buffer.len(), false),
+        };
+        let text = &buffer[..if ends { taken - 1 } else { taken }];
+        let room = MAX_STDERR_LINE_BYTES.saturating_sub(line.len());
+        line.extend_from_slice(&text[..text.len().min(room)]);
+        cut += text.len().saturating_sub(room);
+        reader.consume(taken);
+        if ends {
+            let mut shown = printable(&String::from_utf8_lossy(&line));
+            if cut > 0 {
+                shown.push_str(&format!("… ({cut} more bytes)"));
+            }
+            eprintln!("{prefix}{shown}");
+            line.clear();
+            cut = 0;
+        }
+    }
+    if !line.is_empty() {
+        eprintln!("{prefix}{}", printable(&String::from_utf8_lossy(&line)));
+    }
+}
+
+/// The process group of a stdio server: ended (SIGKILL) when its client is dropped, and by an
+/// `atexit` handler when the host exits, so that children the server started do not outlive it.
+struct ServerGroup(i32);
+
+/// The groups of the servers alive, for the `atexit` handler.
+static SERVER_GROUPS: std::sync::Mutex<Vec<i32>> = std::sync::Mutex::new(Vec::new());
+
+impl ServerGroup {
+    fn new(pid: u32) -> Self {
+        static AT_EXIT: std::sync::Once = std::sync::Once::new();
+        AT_EXIT.call_once(|| {
+            extern "C" fn end_server_groups() {
+                // try_lock: an exit from inside a locked section must not hang.
+                if let Ok(groups) = SERVER_GROUPS.try_lock() {
+                    for group in groups.iter() {
+                        // SAFETY: killpg on a process group this host started.
+                        unsafe { libc::killpg(*group, libc::SIGKILL) };
+                    }
+                }
+            }
+            // SAFETY: registers a handler that only calls killpg.
+            unsafe { libc::atexit(end_server_groups) };
+        });
+        let group = pid as i32;
+        SERVER_GROUPS
+            .lock()
+            .unwrap_or_else(|e| e.into_inner())
+            .push(group);
+        Self(group)
+    }
+}
+
+impl Drop for ServerGroup {
+    fn drop(&mut self) {
+        SERVER_GROUPS
+            .lock()
+            .unwrap_or_else(|e| e.into_inner())
+            .retain(|g| *g != self.0);
+        // SAFETY: killpg on the process group this host started for the server.
+        unsafe { libc::killpg(self.0, libc::SIGKILL) };
+    }
+}
+
+/// Makes the host non-dumpable before it starts a server: a process of the same user can then not read
+/// its `/proc/PID/environ` (every secret of the host's environment), `mem` or `maps`. Also no core
+/// dump and no debugger attach for the host, which starts programs a config names.
+fn keep_the_host_unreadable() {
+    #[cfg(target_os = "linux")]
+    // SAFETY: plain prctl on this process.
+    unsafe {
+        libc::prctl(libc::PR_SET_DUMPABLE, 0, 0, 0, 0);
+    }
 }
 
 async fn connect_http(url: &str, server: &McpServerConfig) -> Result<Client, String> {
@@ -711,6 +814,7 @@ async fn connect_http(url: &str, server: &McpServerConfig) -> Result<Client, Str
     Ok(Client {
         service,
         _process: None,
+        _group: None,
     })
 }
 
@@ -753,10 +857,26 @@ fn end_with_the_host(process: &mut tokio::process::Command) {
     #[cfg(target_os = "linux")]
     {
         let host = std::process::id();
-        // SAFETY: the closure runs in the forked child before exec and calls only prctl(2) and
-        // getppid(2), both async-signal-safe; it allocates nothing and touches no locks.
+        // SAFETY: the closure runs in the forked child before exec and calls only prctl(2),
+        // getppid(2), geteuid(2), sigemptyset/sigprocmask(2) and signal(2), all async-signal-safe;
+        // it allocates nothing and touches no locks.
         unsafe {
             process.pre_exec(move || {
+                // The host's blocked and ignored signals (`toolplane run` blocks SIGTERM, SIGINT and
+                // SIGHUP for its signal thread) must not make the server immune to them.
+                let mut none: libc::sigset_t = std::mem::zeroed();
+                libc::sigemptyset(&mut none);
+                libc::sigprocmask(libc::SIG_SETMASK, &none, std::ptr::null_mut());
+                for signal in [libc::SIGHUP, libc::SIGINT, libc::SIGQUIT, libc::SIGTERM] {
+                    libc::signal(signal, libc::SIG_DFL);
+                }
+                // As root, no capability survives the exec: a server with CAP_SYS_PTRACE would read
+                // the non-dumpable host anyway.
+                if libc::geteuid() == 0 {
+                    for capability in 0..64 {
+                        libc::prctl(libc::PR_CAPBSET_DROP, capability, 0, 0, 0);
+                    }
+                }
                 if libc::prctl(libc::PR_SET_PDEATHSIG, libc::SIGKILL) != 0 {
                     return Err(std::io::Error::last_os_error());
                 }
