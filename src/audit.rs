@@ -39,8 +39,25 @@ pub const DEFAULT_AUDIT_PATH: &str = "~/.toolplane/audit.jsonl";
 pub struct AuditLog {
     path: PathBuf,
     /// `None` until the first event; `Some(None)` once writing failed (the log is off).
-    file: Mutex<Option<Option<std::fs::File>>>,
+    file: Mutex<Option<Option<Open>>>,
+    /// [`MAX_AUDIT_LOG_BYTES`], smaller in tests.
+    max_bytes: u64,
 }
+
+/// The open log and how many bytes it holds.
+#[derive(Debug)]
+struct Open {
+    file: std::fs::File,
+    bytes: u64,
+}
+
+/// The size at which the log is rotated: it is renamed to `PATH.1` (replacing the one before) and a new
+/// file started, so a log holds at most twice this (a snippet can make many events).
+pub const MAX_AUDIT_LOG_BYTES: u64 = 64 << 20;
+
+/// The longest text an event field takes from a run (a capability name, an error type); longer ones
+/// are cut, with `…`.
+const MAX_FIELD_CHARS: usize = 256;
 
 impl AuditLog {
     /// A log that appends to `path` (nothing is opened before the first event).
@@ -48,6 +65,7 @@ impl AuditLog {
         Self {
             path: path.into(),
             file: Mutex::new(None),
+            max_bytes: MAX_AUDIT_LOG_BYTES,
         }
     }
 
@@ -87,22 +105,47 @@ impl AuditLog {
         let mut slot = self.file.lock().unwrap_or_else(|e| e.into_inner());
         if slot.is_none() {
             *slot = Some(match self.open() {
-                Ok(file) => Some(file),
+                Ok(open) => Some(open),
                 Err(e) => {
                     self.disable(&e);
                     None
                 }
             });
         }
-        if let Some(Some(file)) = slot.as_mut()
-            && let Err(e) = file.write_all(line.as_bytes())
-        {
-            self.disable(&e);
-            *slot = Some(None);
+        let Some(Some(open)) = slot.as_mut() else {
+            return;
+        };
+        if open.bytes + line.len() as u64 > self.max_bytes && open.bytes > 0 {
+            match self.rotate() {
+                Ok(fresh) => *open = fresh,
+                Err(e) => {
+                    self.disable(&e);
+                    *slot = Some(None);
+                    return;
+                }
+            }
+        }
+        match open.file.write_all(line.as_bytes()) {
+            Ok(()) => open.bytes += line.len() as u64,
+            Err(e) => {
+                self.disable(&e);
+                *slot = Some(None);
+            }
         }
     }
 
-    fn open(&self) -> std::io::Result<std::fs::File> {
+    /// Moves the full log to `PATH.1` and starts a new one.
+    fn rotate(&self) -> std::io::Result<Open> {
+        let mut older = self.path.clone().into_os_string();
+        older.push(".1");
+        std::fs::rename(&self.path, older)?;
+        self.open()
+    }
+
+    /// Opens the log to append, never through a symbolic link at its path (a link planted there would
+    /// point the log at another file), only a regular file, and private to the user (0600, in a 0700
+    /// directory it makes).
+    fn open(&self) -> std::io::Result<Open> {
         let mut options = std::fs::OpenOptions::new();
         options.create(true).append(true);
         #[cfg(unix)]
@@ -114,13 +157,36 @@ impl AuditLog {
                     .mode(0o700)
                     .create(dir)?;
             }
-            options.mode(0o600);
+            options
+                .mode(0o600)
+                .custom_flags(libc::O_NOFOLLOW | libc::O_NONBLOCK);
         }
         #[cfg(not(unix))]
         if let Some(dir) = self.path.parent().filter(|d| !d.as_os_str().is_empty()) {
             std::fs::create_dir_all(dir)?;
         }
-        options.open(&self.path)
+        let file = options.open(&self.path).map_err(|e| {
+            if e.raw_os_error() == Some(libc::ELOOP) {
+                std::io::Error::other("it is a symbolic link (the audit log never follows one)")
+            } else {
+                e
+            }
+        })?;
+        let meta = file.metadata()?;
+        if !meta.is_file() {
+            return Err(std::io::Error::other("it is not a regular file"));
+        }
+        #[cfg(unix)]
+        {
+            use std::os::unix::fs::PermissionsExt as _;
+            if meta.permissions().mode() & 0o077 != 0 {
+                file.set_permissions(std::fs::Permissions::from_mode(0o600))?;
+            }
+        }
+        Ok(Open {
+            file,
+            bytes: meta.len(),
+        })
     }
 
     fn disable(&self, why: &std::io::Error) {
@@ -175,6 +241,14 @@ impl AuditedRun<'_> {
     }
 }
 
+/// `text` cut to [`MAX_FIELD_CHARS`] characters, with `…` when cut.
+fn bounded(text: &str) -> String {
+    match text.char_indices().nth(MAX_FIELD_CHARS) {
+        Some((end, _)) => format!("{}…", &text[..end]),
+        None => text.to_string(),
+    }
+}
+
 /// One host call's `dispatch` event.
 pub(crate) fn dispatched(
     log: &AuditLog,
@@ -183,18 +257,21 @@ pub(crate) fn dispatched(
     started: Instant,
     error_type: Option<&str>,
 ) {
-    let mut fields = json!({"capability": capability});
+    let mut fields = json!({"capability": bounded(capability)});
+    // Only a capability that exists is attributed to a server: an unknown `mcp:victim/x` is a
+    // snippet's text, not a call to `victim`.
     if let Some(server) = capability
         .strip_prefix("mcp:")
         .and_then(|rest| rest.split_once('/'))
         .map(|(server, _)| server)
+        .filter(|_| error_type != Some("LookupError"))
     {
-        fields["server"] = server.into();
+        fields["server"] = bounded(server).into();
     }
     fields["duration_ms"] = elapsed_ms(started).into();
     fields["ok"] = error_type.is_none().into();
     if let Some(error_type) = error_type {
-        fields["error_type"] = error_type.into();
+        fields["error_type"] = bounded(error_type).into();
     }
     log.emit("dispatch", run_id, fields);
 }
@@ -239,6 +316,23 @@ fn expand_home(path: &str) -> PathBuf {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_full_log_is_rotated_once_into_path_1() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("audit.jsonl");
+        let mut log = AuditLog::new(&path);
+        log.max_bytes = 1000;
+        for _ in 0..40 {
+            log.emit("dispatch", Some("r"), json!({"capability": "x".repeat(50)}));
+        }
+        let now = std::fs::metadata(&path).unwrap().len();
+        let older = std::fs::metadata(dir.path().join("audit.jsonl.1"))
+            .unwrap()
+            .len();
+        assert!(now <= 1000 && older <= 1000, "{now} {older}");
+        assert!(std::fs::read_dir(dir.path()).unwrap().count() == 2);
+    }
 
     #[test]
     fn hashes_are_the_first_12_hex_digits_of_sha256() {

@@ -221,3 +221,52 @@ async fn the_mcp_server_logs_what_discovery_showed() {
     assert_eq!(events[0]["result_chars"], shown.chars().count());
     assert_eq!(events[1]["surface"], "get_capability_schemas");
 }
+
+/// The log is evidence: it never follows a symbolic link at its path (one planted there would point it
+/// at another file), keeps its file private, attributes only capabilities that exist to a server, and
+/// takes at most 256 characters of a field from a run.
+#[test]
+fn the_log_follows_no_link_and_takes_bounded_fields() {
+    use std::os::unix::fs::PermissionsExt as _;
+    for isolation in isolations() {
+        let dir = tempfile::tempdir().unwrap();
+        let target = dir.path().join("victim.txt");
+        std::fs::write(&target, "theirs\n").unwrap();
+        std::fs::set_permissions(&target, std::fs::Permissions::from_mode(0o644)).unwrap();
+        let path = dir.path().join("audit.jsonl");
+        std::os::unix::fs::symlink(&target, &path).unwrap();
+        let runtime = audited(isolation, &path);
+        let result = runtime.execute("return 1", None).unwrap();
+        assert!(result.ok(), "{isolation:?}: {:?}", result.error);
+        assert_eq!(std::fs::read_to_string(&target).unwrap(), "theirs\n");
+        assert_eq!(
+            std::fs::metadata(&target).unwrap().permissions().mode() & 0o777,
+            0o644
+        );
+
+        let path = dir.path().join("real.jsonl");
+        std::fs::write(&path, "").unwrap();
+        std::fs::set_permissions(&path, std::fs::Permissions::from_mode(0o644)).unwrap();
+        let runtime = audited(isolation, &path);
+        let result = runtime
+            .execute(
+                "for name in ['mcp:victim/x', 'mcp:orders/' + 'n' * 400]:\n    try:\n        await call_tool(name, {})\n    except LookupError:\n        pass\nreturn await orders_get(id=1)",
+                None,
+            )
+            .unwrap();
+        assert!(result.ok(), "{isolation:?}: {:?}", result.error);
+        assert_eq!(
+            std::fs::metadata(&path).unwrap().permissions().mode() & 0o777,
+            0o600,
+            "{isolation:?}"
+        );
+        let (_, events) = logged(&path);
+        let dispatches: Vec<&Value> = events.iter().filter(|e| e["event"] == "dispatch").collect();
+        assert_eq!(dispatches.len(), 3, "{isolation:?}: {events:?}");
+        assert!(dispatches[0].get("server").is_none(), "{:?}", dispatches[0]);
+        let long = dispatches[1]["capability"].as_str().unwrap();
+        assert_eq!(long.chars().count(), 257, "{isolation:?}: {long}");
+        assert!(long.ends_with('…'));
+        assert_eq!(dispatches[2]["server"], "orders", "{isolation:?}");
+    }
+}
