@@ -2,8 +2,10 @@
 //! here, and the sandbox shim (`stdlib-shims/_toolplane.py`) reads the same constants from the native
 //! `_toolplane_host` module when the interpreter starts, so the two can never disagree.
 //!
-//! Precedence when names meet: [`RESERVED_NAMES`] > capability aliases > [`STORE_SUGAR`]; a run's inputs
-//! may shadow only the store sugar.
+//! Precedence when names meet: no capability alias takes a [`RESERVED_NAMES`] or [`STORE_SUGAR`] name or
+//! a Python builtin, and an alias two capabilities would share is bound for neither (the original let an
+//! alias replace the store sugar, and the first of two take the name); a run's inputs may shadow only
+//! the store sugar.
 //!
 //! ```
 //! use toolplane::namespace::{RESERVED_NAMES, STORE_SUGAR};

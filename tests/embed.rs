@@ -226,7 +226,9 @@ fn a_tool_that_never_answers_ends_at_the_time_limit() {
 
 #[test]
 fn name_precedence() {
-    // call_tool / reset_session > capability aliases > store sugar; inputs shadow only the sugar.
+    // No alias takes a name every snippet has (call_tool, reset_session, the store sugar, a builtin),
+    // and an alias two capabilities would share is neither's, whatever the order they came in: the
+    // canonical names always work. Inputs shadow only the sugar.
     let registry = Arc::new(Registry::new());
     registry
         .register(Capability::new("x/save", |_| Ok(json!("the tool"))).alias("save_result"))
@@ -235,12 +237,31 @@ fn name_precedence() {
         .register(Capability::new("x/call", |_| Ok(json!("hijacked"))).alias("call_tool"))
         .unwrap();
     registry
+        .register(Capability::new("x/print", |_| Ok(json!("hijacked"))).alias("print"))
+        .unwrap();
+    registry
+        .register(Capability::new("my/files_read", |_| Ok(json!("mine"))).alias("my_files_read"))
+        .unwrap();
+    registry
+        .register(Capability::new("my-files/read", |_| Ok(json!("theirs"))).alias("my_files_read"))
+        .unwrap();
+    registry
         .register(Capability::new("x/get", Ok).alias("get"))
         .unwrap();
     let runtime = Toolplane::with_registry(Config::default(), registry).unwrap();
+    let handle = ok(run(&runtime, "return await save_result(value=1)"));
+    assert!(handle.as_str().unwrap().starts_with("res_"), "{handle}");
     assert_eq!(
-        ok(run(&runtime, "return await save_result(value=1)")),
+        ok(run(&runtime, "return await call_tool('x/save', {})")),
         "the tool"
+    );
+    assert_eq!(
+        ok(run(
+            &runtime,
+            "print('still print')\nreturn ['my_files_read' in globals(), \
+             await call_tool('my/files_read', {}), await call_tool('my-files/read', {})]"
+        )),
+        json!([false, "mine", "theirs"])
     );
     assert_eq!(
         ok(run(&runtime, "return await call_tool('x/get', {'a': 1})")),

@@ -297,6 +297,128 @@ impl Capability {
     }
 }
 
+/// Whether `alias` is a name every snippet already has: an external, a store binding, a builtin.
+pub(crate) fn alias_is_taken_by_python(alias: &str) -> bool {
+    crate::namespace::RESERVED_NAMES.contains(&alias)
+        || crate::namespace::STORE_SUGAR.contains(&alias)
+        || PYTHON_BUILTINS.contains(&alias)
+}
+
+/// The names of Python's `builtins` module a snippet sees.
+const PYTHON_BUILTINS: &[&str] = &[
+    "abs",
+    "aiter",
+    "all",
+    "anext",
+    "any",
+    "ascii",
+    "bin",
+    "bool",
+    "breakpoint",
+    "bytearray",
+    "bytes",
+    "callable",
+    "chr",
+    "classmethod",
+    "compile",
+    "complex",
+    "copyright",
+    "credits",
+    "delattr",
+    "dict",
+    "dir",
+    "divmod",
+    "enumerate",
+    "eval",
+    "exec",
+    "exit",
+    "filter",
+    "float",
+    "format",
+    "frozenset",
+    "getattr",
+    "globals",
+    "hasattr",
+    "hash",
+    "help",
+    "hex",
+    "id",
+    "input",
+    "int",
+    "isinstance",
+    "issubclass",
+    "iter",
+    "len",
+    "license",
+    "list",
+    "locals",
+    "map",
+    "max",
+    "memoryview",
+    "min",
+    "next",
+    "object",
+    "oct",
+    "open",
+    "ord",
+    "pow",
+    "print",
+    "property",
+    "quit",
+    "range",
+    "repr",
+    "reversed",
+    "round",
+    "set",
+    "setattr",
+    "slice",
+    "sorted",
+    "staticmethod",
+    "str",
+    "sum",
+    "super",
+    "tuple",
+    "type",
+    "vars",
+    "zip",
+    "Ellipsis",
+    "NotImplemented",
+    "BaseException",
+    "Exception",
+    "ArithmeticError",
+    "AssertionError",
+    "AttributeError",
+    "BufferError",
+    "EOFError",
+    "ImportError",
+    "IndexError",
+    "KeyError",
+    "KeyboardInterrupt",
+    "LookupError",
+    "MemoryError",
+    "NameError",
+    "OSError",
+    "RuntimeError",
+    "StopIteration",
+    "StopAsyncIteration",
+    "SyntaxError",
+    "SystemError",
+    "SystemExit",
+    "TypeError",
+    "ValueError",
+    "ZeroDivisionError",
+    "Warning",
+    "TimeoutError",
+    "PermissionError",
+    "ConnectionError",
+    "FileNotFoundError",
+    "NotImplementedError",
+    "RecursionError",
+    "UnicodeError",
+    "BaseExceptionGroup",
+    "ExceptionGroup",
+];
+
 fn default_alias(name: &str) -> String {
     let tail = name.rsplit_once(':').map_or(name, |(_, t)| t);
     tail.chars()
@@ -435,16 +557,27 @@ impl Registry {
 
     /// Flat name, canonical name and call shape of each bindable capability (as
     /// [`Registry::callable_namespace`]).
+    ///
+    /// An alias is bound only when it is nobody else's: not an external or store binding
+    /// ([`crate::namespace::RESERVED_NAMES`], [`crate::namespace::STORE_SUGAR`]), not a Python builtin,
+    /// and not the alias of another visible capability (then neither is bound, whatever the order of
+    /// registration). The canonical names always work through `call_tool`.
     pub(crate) fn bindable(&self) -> Vec<(String, String, Arc<str>)> {
-        let mut seen = std::collections::HashSet::new();
-        self.entries
-            .read()
-            .unwrap_or_else(|e| e.into_inner())
+        let entries = self.entries.read().unwrap_or_else(|e| e.into_inner());
+        let mut count: std::collections::HashMap<&str, usize> = std::collections::HashMap::new();
+        for alias in entries
+            .iter()
+            .filter(|c| !c.hidden)
+            .filter_map(|c| c.python_alias())
+        {
+            *count.entry(alias).or_default() += 1;
+        }
+        entries
             .iter()
             .filter(|c| !c.hidden)
             .filter_map(|c| {
                 let alias = c.python_alias()?;
-                seen.insert(alias).then(|| {
+                (count[alias] == 1 && !alias_is_taken_by_python(alias)).then(|| {
                     (
                         alias.to_string(),
                         c.name.clone(),
@@ -452,6 +585,17 @@ impl Registry {
                     )
                 })
             })
+            .collect()
+    }
+
+    /// The aliases of visible capabilities other than `name`'s, for a warning about a collision.
+    pub(crate) fn alias_holders(&self, alias: &str) -> Vec<String> {
+        self.entries
+            .read()
+            .unwrap_or_else(|e| e.into_inner())
+            .iter()
+            .filter(|c| !c.hidden && c.python_alias() == Some(alias))
+            .map(|c| c.name.clone())
             .collect()
     }
 

@@ -316,20 +316,25 @@ fn register(
         }
         let tool_name = tool.name.to_string();
         let canonical = format!("mcp:{server}/{tool_name}");
-        let mut alias = python_identifier(&format!("{server}_{tool_name}"));
-        if taken.contains(&alias) {
-            // Two tools whose names sanitise alike: the later one gets a numbered alias.
-            let mut n = 2;
-            while taken.contains(&format!("{alias}_{n}")) {
-                n += 1;
-            }
-            let numbered = format!("{alias}_{n}");
+        let alias = python_identifier(&format!("{server}_{tool_name}"));
+        // An alias two parties would take is nobody's (the registry binds neither), whatever the
+        // order the servers came in; nor is a name every snippet already has.
+        if crate::capabilities::alias_is_taken_by_python(&alias) {
             eprintln!(
-                "toolplane: MCP server '{server}': tool '{tool_name}' is bound as {numbered} ({alias} is taken)"
+                "toolplane: MCP server '{server}': tool '{}' is not bound as {alias} (a name every \
+                 snippet has); call it as call_tool('{}', ...)",
+                printable(&tool_name),
+                printable(&canonical)
             );
-            alias = numbered;
+        } else if !taken.insert(alias.clone()) {
+            let others = registry.alias_holders(&alias).join(", ");
+            eprintln!(
+                "toolplane: MCP server '{server}': tool '{}' and {} would both be {alias}: neither is \
+                 bound; call them by their canonical names with call_tool",
+                printable(&tool_name),
+                printable(&others)
+            );
         }
-        taken.insert(alias.clone());
         let handler_downstream = downstream.clone();
         let handler_tool = tool_name.clone();
         let capability = Capability::new_async(canonical, move |params| {
