@@ -853,3 +853,48 @@ fn edits_by_toolplane_keep_trust_but_never_grant_it() {
         stderr(&status)
     );
 }
+
+/// Edits go through a symbolic link at the config's path (the link stays, its target changes), and
+/// concurrent edits all survive (before, of 20 concurrent `mcp add`, 3 servers remained while all 20
+/// said "Added", and a link was replaced by a regular file).
+#[test]
+fn edits_follow_a_link_and_concurrent_edits_all_survive() {
+    let (root, project, home) = places();
+    let real = root.path().join("real.toml");
+    std::fs::write(&real, COMMENTED).unwrap();
+    let config = project.join("toolplane.toml");
+    std::os::unix::fs::symlink(&real, &config).unwrap();
+    let added = toolplane(&project, &home, &["mcp", "add", "one", "--", "server"]);
+    assert_eq!(added.status.code(), Some(0), "{}", stderr(&added));
+    assert!(
+        std::fs::symlink_metadata(&config)
+            .unwrap()
+            .file_type()
+            .is_symlink()
+    );
+    assert!(read(&real).contains("[mcp.servers.one]"), "{}", read(&real));
+
+    let children: Vec<_> = (0..20)
+        .map(|i| {
+            Command::new(env!("CARGO_BIN_EXE_toolplane"))
+                .args(["mcp", "add", &format!("s{i}"), "--", "server"])
+                .current_dir(&project)
+                .env("HOME", &home)
+                .stdout(std::process::Stdio::null())
+                .stderr(std::process::Stdio::null())
+                .spawn()
+                .unwrap()
+        })
+        .collect();
+    for mut child in children {
+        assert!(child.wait().unwrap().success());
+    }
+    let text = read(&real);
+    for i in 0..20 {
+        assert!(
+            text.contains(&format!("[mcp.servers.s{i}]")),
+            "s{i} lost:\n{text}"
+        );
+    }
+    assert!(text.starts_with(COMMENTED), "{text}");
+}

@@ -135,7 +135,8 @@ fn add(args: AddArgs) -> Result<ExitCode, UsageError> {
         print!("# add this to your toolplane.toml:\n{document}");
         return Ok(ExitCode::SUCCESS);
     }
-    let path = &args.config;
+    let edit = ConfigEdit::begin(&args.config)?;
+    let path = edit.path();
     let mut document = read_document(path)?;
     if servers_table(&mut document)?.contains_key(&args.name) && !args.force {
         return Err(UsageError(format!(
@@ -145,7 +146,11 @@ fn add(args: AddArgs) -> Result<ExitCode, UsageError> {
     }
     insert_server(&mut document, &args.name, server)?;
     write_atomic(path, &document.to_string())?;
-    println!("Added MCP server '{}' to {}", args.name, path.display());
+    println!(
+        "Added MCP server '{}' to {}",
+        args.name,
+        args.config.display()
+    );
     Ok(ExitCode::SUCCESS)
 }
 
@@ -246,7 +251,9 @@ fn check_server(name: &str, server: &Table) -> Result<McpServerConfig, UsageErro
     Ok(config.mcp.servers.get(name).cloned().unwrap_or_default())
 }
 
-fn remove(path: &Path, name: &str) -> Result<ExitCode, UsageError> {
+fn remove(config: &Path, name: &str) -> Result<ExitCode, UsageError> {
+    let edit = ConfigEdit::begin(config)?;
+    let path = edit.path();
     let mut document = read_document(path)?;
     let servers = document
         .get_mut("mcp")
@@ -257,7 +264,7 @@ fn remove(path: &Path, name: &str) -> Result<ExitCode, UsageError> {
         let configured = configured_names(&read_document(path)?);
         return Err(UsageError(format!(
             "no MCP server '{name}' in {}; configured: {}",
-            path.display(),
+            config.display(),
             if configured.is_empty() {
                 "(none)".to_string()
             } else {
@@ -286,7 +293,7 @@ fn remove(path: &Path, name: &str) -> Result<ExitCode, UsageError> {
         keep_comments(&mut document, comments);
     }
     write_atomic(path, &document.to_string())?;
-    println!("Removed MCP server '{name}' from {}", path.display());
+    println!("Removed MCP server '{name}' from {}", config.display());
     Ok(ExitCode::SUCCESS)
 }
 
@@ -490,6 +497,53 @@ fn valid_server_name(name: &str) -> bool {
         && name
             .chars()
             .all(|c| c.is_ascii_alphanumeric() || c == '_' || c == '-')
+}
+
+/// One edit of a config file by this process: the file edited is the one a symbolic link at the path
+/// points to (the link stays), and the edit holds an exclusive lock on the file's directory from its
+/// read to its write, so that concurrent edits (`mcp add` twenty times at once) all survive.
+struct ConfigEdit {
+    path: PathBuf,
+    /// The directory, locked with flock(2) while this lives.
+    _lock: std::fs::File,
+}
+
+impl ConfigEdit {
+    fn begin(path: &Path) -> Result<Self, UsageError> {
+        let target = match std::fs::symlink_metadata(path) {
+            Ok(meta) if meta.file_type().is_symlink() => path.canonicalize().map_err(|e| {
+                UsageError(format!(
+                    "{} is a symbolic link whose target cannot be read ({e}); edit the file it \
+                     points to, or name it with --config",
+                    path.display()
+                ))
+            })?,
+            _ => path.to_path_buf(),
+        };
+        let dir = match target.parent() {
+            Some(dir) if !dir.as_os_str().is_empty() => dir.to_path_buf(),
+            _ => PathBuf::from("."),
+        };
+        let cannot = |e: std::io::Error| UsageError(format!("cannot lock {}: {e}", dir.display()));
+        let lock = std::fs::File::open(&dir).map_err(cannot)?;
+        #[cfg(unix)]
+        {
+            use std::os::fd::AsRawFd as _;
+            // SAFETY: flock on a descriptor this process owns; released when the file closes.
+            if unsafe { libc::flock(lock.as_raw_fd(), libc::LOCK_EX) } != 0 {
+                return Err(cannot(std::io::Error::last_os_error()));
+            }
+        }
+        Ok(Self {
+            path: target,
+            _lock: lock,
+        })
+    }
+
+    /// The file to read and write.
+    fn path(&self) -> &Path {
+        &self.path
+    }
 }
 
 /// The config document at `path`, or an empty one when there is no file yet.

@@ -19,8 +19,8 @@ use serde_json::{Map, Value};
 use toml_edit::{InlineTable, Table, value};
 
 use super::{
-    DEFAULT_CONFIG, UsageError, check_server, insert_server, read_document, servers_table,
-    write_atomic,
+    ConfigEdit, DEFAULT_CONFIG, UsageError, check_server, insert_server, read_document,
+    servers_table, write_atomic,
 };
 use crate::cli::printable;
 
@@ -132,7 +132,8 @@ pub(crate) fn main(args: ImportArgs) -> Result<ExitCode, UsageError> {
         }
     };
     let write = args.yes;
-    let mut document = read_document(&args.config)?;
+    let edit = ConfigEdit::begin(&args.config)?;
+    let mut document = read_document(edit.path())?;
     let mut imported: Vec<Planned> = Vec::new();
     let mut skipped: Vec<(String, String, String)> = Vec::new();
     let mut seen: Vec<(String, String)> = Vec::new();
@@ -179,7 +180,7 @@ pub(crate) fn main(args: ImportArgs) -> Result<ExitCode, UsageError> {
         return Ok(ExitCode::SUCCESS);
     }
     if write && !imported.is_empty() {
-        write_atomic(&args.config, &document.to_string())?;
+        write_atomic(edit.path(), &document.to_string())?;
     }
     print!("{}", report(&imported, &skipped, write, &args));
     Ok(ExitCode::SUCCESS)
