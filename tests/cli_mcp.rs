@@ -898,3 +898,41 @@ fn edits_follow_a_link_and_concurrent_edits_all_survive() {
     }
     assert!(text.starts_with(COMMENTED), "{text}");
 }
+
+/// A URL's credentials (userinfo, a `?api_key=`) are never shown: not by `mcp list`, `mcp status`,
+/// `doctor` or `trust`.
+#[test]
+fn urls_are_shown_without_their_credentials() {
+    let (_root, project, home) = places();
+    std::fs::write(
+        project.join("toolplane.toml"),
+        "[mcp.servers.remote]\nurl = \"http://someone:pw-secret-1@127.0.0.1:9/mcp?api_key=key-secret-2&x=1\"\n",
+    )
+    .unwrap();
+    for args in [
+        &["mcp", "list", "--config", "toolplane.toml"][..],
+        &[
+            "mcp",
+            "status",
+            "--config",
+            "toolplane.toml",
+            "--timeout",
+            "2",
+        ][..],
+        &["doctor", "--config", "toolplane.toml"][..],
+        &["trust"][..],
+    ] {
+        let out = toolplane(&project, &home, args);
+        let shown = format!("{}{}", stdout(&out), stderr(&out));
+        assert!(
+            !shown.contains("pw-secret-1") && !shown.contains("key-secret-2"),
+            "{args:?}: {shown}"
+        );
+        if args.get(1) == Some(&"list") {
+            assert!(
+                shown.contains("url=http://***@127.0.0.1:9/mcp?api_key=***&x=1"),
+                "{shown}"
+            );
+        }
+    }
+}

@@ -374,7 +374,7 @@ fn list(path: &Path) -> Result<ExitCode, UsageError> {
     for (name, server) in &servers {
         let mut parts = vec![format!("- {name}:"), format!("transport={}", kind(server))];
         if let Some(url) = &server.url {
-            parts.push(format!("url={url}"));
+            parts.push(format!("url={}", crate::mcp::servers::redact_urls(url)));
         }
         if let Some(command) = &server.command {
             parts.push(format!("command={command}"));

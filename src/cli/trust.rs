@@ -137,7 +137,10 @@ fn gated_settings(config: &Config) -> Vec<String> {
                 line.push_str(&format!(" with {}", env.join(" ")));
             }
         } else if let Some(url) = &server.url {
-            line.push_str(&format!("connect to {url}"));
+            line.push_str(&format!(
+                "connect to {}",
+                crate::mcp::servers::redact_urls(url)
+            ));
             let sent: Vec<String> = server
                 .headers
                 .iter()

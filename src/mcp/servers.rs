@@ -543,13 +543,19 @@ fn content_value(block: ContentBlock) -> Value {
 
 /// Connects one server and lists its tools; the error is one line.
 async fn connect(name: &str, server: &McpServerConfig) -> Result<(Client, Vec<Tool>), String> {
-    let client = match (&server.command, &server.url) {
-        (Some(command), _) => connect_stdio(name, command, server).await?,
-        (None, Some(url)) => connect_http(url, server).await?,
-        (None, None) => return Err("neither command nor url is set".into()),
+    let connected = async {
+        let client = match (&server.command, &server.url) {
+            (Some(command), _) => connect_stdio(name, command, server).await?,
+            (None, Some(url)) => connect_http(url, server).await?,
+            (None, None) => return Err("neither command nor url is set".into()),
+        };
+        let tools = list_tools_bounded(name, &client).await?;
+        Ok((client, tools))
     };
-    let tools = list_tools_bounded(name, &client).await?;
-    Ok((client, tools))
+    // Every reason is shown to people (status, doctor, warnings): no URL's credentials in it.
+    connected
+        .await
+        .map_err(|reason: String| redact_urls(&reason))
 }
 
 /// The most tools one server may offer, and the most pages its list may take: a server that pages
@@ -624,6 +630,82 @@ pub(crate) fn printable(text: &str) -> String {
             }
         })
         .collect()
+}
+
+/// `text` with the secrets of every URL in it hidden, for what is shown to people (lists, statuses,
+/// warnings): the userinfo (`https://user:pass@host` shows `https://***@host`) and the value of a query
+/// parameter whose name suggests a credential (`?api_key=…` shows `?api_key=***`).
+pub(crate) fn redact_urls(text: &str) -> String {
+    let mut out = String::with_capacity(text.len());
+    let mut rest = text;
+    while let Some(at) = rest.find("://") {
+        let start = rest[..at]
+            .rfind(|c: char| !(c.is_ascii_alphanumeric() || "+-.".contains(c)))
+            .map_or(0, |i| i + 1);
+        let end = rest[at..]
+            .find(|c: char| c.is_whitespace() || "\"'<>`".contains(c))
+            .map_or(rest.len(), |i| at + i);
+        out.push_str(&rest[..start]);
+        out.push_str(&redact_url(&rest[start..end]));
+        rest = &rest[end..];
+    }
+    out.push_str(rest);
+    out
+}
+
+fn redact_url(url: &str) -> String {
+    let Some((scheme, after)) = url.split_once("://") else {
+        return url.to_string();
+    };
+    let authority_end = after.find(['/', '?', '#']).unwrap_or(after.len());
+    let (authority, tail) = after.split_at(authority_end);
+    let authority = match authority.rsplit_once('@') {
+        Some((_, host)) => format!("***@{host}"),
+        None => authority.to_string(),
+    };
+    let tail = match tail.split_once('?') {
+        Some((path, query)) => {
+            let (query, fragment) = query
+                .split_once('#')
+                .map_or((query, None), |(q, f)| (q, Some(f)));
+            let hidden: Vec<String> = query
+                .split('&')
+                .map(|pair| match pair.split_once('=') {
+                    Some((key, _)) if names_a_credential(key) => format!("{key}=***"),
+                    _ => pair.to_string(),
+                })
+                .collect();
+            let mut tail = format!("{path}?{}", hidden.join("&"));
+            if let Some(fragment) = fragment {
+                tail.push('#');
+                tail.push_str(fragment);
+            }
+            tail
+        }
+        None => tail.to_string(),
+    };
+    format!("{scheme}://{authority}{tail}")
+}
+
+/// Whether a query parameter's name suggests a credential.
+fn names_a_credential(key: &str) -> bool {
+    let key = key.to_ascii_lowercase();
+    [
+        "key",
+        "token",
+        "secret",
+        "password",
+        "passwd",
+        "pwd",
+        "auth",
+        "sig",
+        "credential",
+        "session",
+        "code",
+        "access",
+    ]
+    .iter()
+    .any(|hint| key.contains(hint))
 }
 
 /// `text` cut to at most `max` bytes, at a character boundary, with `…` when cut.
@@ -942,6 +1024,19 @@ fn python_identifier(raw: &str) -> String {
 mod tests {
     use super::*;
     use serde_json::json;
+
+    #[test]
+    fn urls_are_shown_without_their_credentials() {
+        assert_eq!(
+            redact_urls("cannot connect to https://me:pw@h.example/mcp?api_key=s3&x=1#f: refused"),
+            "cannot connect to https://***@h.example/mcp?api_key=***&x=1#f: refused"
+        );
+        assert_eq!(
+            redact_urls("url=http://127.0.0.1:9/mcp?access_token=abc"),
+            "url=http://127.0.0.1:9/mcp?access_token=***"
+        );
+        assert_eq!(redact_urls("no url here"), "no url here");
+    }
 
     #[test]
     fn control_characters_are_escaped() {

@@ -23,6 +23,7 @@ use super::{
     servers_table, write_atomic,
 };
 use crate::cli::printable;
+use crate::mcp::servers::redact_urls;
 
 #[derive(clap::Args, Debug)]
 pub(crate) struct ImportArgs {
@@ -207,7 +208,7 @@ fn report(
                 .to_string()
                 .lines()
                 .filter(|line| !line.trim().is_empty())
-                .map(|line| format!("    {}", printable(line))),
+                .map(|line| format!("    {}", printable(&redact_urls(line)))),
         );
         lines.extend(planned.notes.iter().map(|note| format!("  note: {note}")));
     }
@@ -517,7 +518,7 @@ fn convert(
             }
             planned.table["headers"] = value(inline);
         }
-        planned.summary = format!("url={}", printable(url));
+        planned.summary = format!("url={}", printable(&redact_urls(url)));
     } else if let Some(command) = text("command").filter(|c| !c.is_empty()) {
         table["command"] = value(command);
         let args: Vec<String> = match entry.get("args") {
