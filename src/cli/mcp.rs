@@ -436,7 +436,7 @@ fn status(path: &Path, names: &[String], timeout: f64) -> Result<ExitCode, Usage
             parts.push(format!("tools={tools}"));
         }
         if !detail.is_empty() {
-            parts.push(format!("detail={detail}"));
+            parts.push(format!("detail={}", super::printable(&detail)));
         }
         out.push_str(&parts.join(" "));
         out.push('\n');

@@ -656,7 +656,7 @@ fn doctor(path: Option<&Path>) -> Result<ExitCode, UsageError> {
                 }
                 crate::mcp::ServerStatus::Unavailable { name, reason } => {
                     healthy = false;
-                    println!("  {name}: unavailable: {reason}");
+                    println!("  {name}: unavailable: {}", printable(&reason));
                 }
             }
         }

@@ -66,7 +66,8 @@ impl ServerStatus {
     pub fn warning(&self) -> Option<String> {
         match self {
             ServerStatus::Unavailable { name, reason } => Some(format!(
-                "toolplane: MCP server '{name}' unavailable: {reason}"
+                "toolplane: MCP server '{name}' unavailable: {}",
+                printable(reason)
             )),
             ServerStatus::Connected { .. } => None,
         }
