@@ -588,7 +588,9 @@ impl Registry {
             .collect()
     }
 
-    /// The aliases of visible capabilities other than `name`'s, for a warning about a collision.
+    /// The canonical names of the visible capabilities whose alias is `alias`, for a warning about a
+    /// collision.
+    #[cfg(feature = "mcp")]
     pub(crate) fn alias_holders(&self, alias: &str) -> Vec<String> {
         self.entries
             .read()
