@@ -246,3 +246,33 @@ fn a_huge_capability_name_is_an_unknown_capability_not_an_abort() {
         assert_eq!(ok(rt.execute("return 1 + 1", None).unwrap()), 2);
     }
 }
+
+/// `expandtabs` of a text whose tabs ask for more than memory holds is a `MemoryError`, as in CPython
+/// (before, the in-process host aborted: the result grew infallibly past the memory limit); small
+/// ones are unchanged.
+#[test]
+fn expandtabs_past_memory_is_a_memory_error_not_an_abort() {
+    let shapes = [
+        "x = ('\\t' * 2000).expandtabs(1 << 30)",
+        "x = (b'\\t' * 2000).expandtabs(1 << 30)",
+        "x = bytearray(b'\\t' * 2000).expandtabs(1 << 30)",
+    ];
+    for isolation in isolations() {
+        let mut config = config_for(isolation);
+        config.limits.max_memory_mb = 256;
+        let rt = Toolplane::new(config).unwrap();
+        for shape in shapes {
+            let (kind, message) = err(rt.execute(shape, None).unwrap());
+            assert_eq!(kind, "MemoryError", "{isolation:?}: {shape}: {message}");
+            assert_eq!(ok(rt.execute("return 1 + 1", None).unwrap()), 2);
+        }
+        let fits = "return ['a\\tb\\r\\n\\tc'.expandtabs(4), b'a\\tb'.expandtabs(4).decode(), \
+                    'x\\ty'.expandtabs(0), bytearray(b'\\tz').expandtabs(2).decode(), \
+                    len(('\\t' * 3).expandtabs(1 << 20))]";
+        assert_eq!(
+            ok(rt.execute(fits, None).unwrap()),
+            serde_json::json!(["a   b\r\n    c", "a   b", "xy", "  z", 3 << 20]),
+            "{isolation:?}"
+        );
+    }
+}

@@ -36,6 +36,40 @@ impl ExpandTabsArgs {
     }
 }
 
+/// toolplane: the size in bytes of `expandtabs` of a text of `len` bytes whose units are `units`
+/// (`true` for a tab; the others, a line break resetting the column or not), checked before the result
+/// is built: a size past `usize` is CPython's `OverflowError("result too long")`, one the allocator
+/// refuses a `MemoryError`. The result then grows within what was reserved, instead of infallibly past
+/// the memory limit (which aborted the in-process host).
+pub(crate) fn expanded_tabs_size(
+    len: usize,
+    tabsize: usize,
+    units: impl Iterator<Item = (bool, bool)>,
+    vm: &VirtualMachine,
+) -> PyResult<usize> {
+    if tabsize == 0 {
+        return Ok(len);
+    }
+    let too_long = || vm.new_overflow_error("result too long");
+    let (mut size, mut column) = (len, 0usize);
+    for (is_tab, is_line_break) in units {
+        if is_tab {
+            let spaces = tabsize - column % tabsize;
+            // The tab's own byte is replaced by the spaces.
+            size = (size - 1).checked_add(spaces).ok_or_else(too_long)?;
+            column = column.checked_add(spaces).ok_or_else(too_long)?;
+        } else if is_line_break {
+            column = 0;
+        } else {
+            column += 1;
+        }
+    }
+    if size > 1 << 20 && Vec::<u8>::new().try_reserve_exact(size).is_err() {
+        return Err(vm.no_memory_error());
+    }
+    Ok(size)
+}
+
 #[derive(FromArgs)]
 pub(crate) struct StartsEndsWithArgs {
     #[pyarg(positional)]

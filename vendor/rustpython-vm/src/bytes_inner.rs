@@ -898,24 +898,34 @@ impl PyBytesInner {
         )
     }
 
-    pub fn expandtabs(&self, options: anystr::ExpandTabsArgs) -> Vec<u8> {
+    pub fn expandtabs(
+        &self,
+        options: anystr::ExpandTabsArgs,
+        vm: &VirtualMachine,
+    ) -> PyResult<Vec<u8>> {
         let tabsize = options.tabsize();
         let mut counter: usize = 0;
-        let mut res = vec![];
+        // toolplane: sized and checked first, then built within what was reserved.
+        let units = self
+            .elements
+            .iter()
+            .map(|b| (*b == b'\t', *b == b'\r' || *b == b'\n'));
+        let size = anystr::expanded_tabs_size(self.elements.len(), tabsize, units, vm)?;
+        let mut res = Vec::with_capacity(size);
 
         if tabsize == 0 {
-            return self
+            return Ok(self
                 .elements
                 .iter()
                 .copied()
                 .filter(|x| *x != b'\t')
-                .collect();
+                .collect());
         }
 
         for i in &self.elements {
             if *i == b'\t' {
                 let len = tabsize - counter % tabsize;
-                res.extend_from_slice(&vec![b' '; len]);
+                res.resize(res.len() + len, b' ');
                 counter += len;
             } else {
                 res.push(*i);
@@ -927,7 +937,7 @@ impl PyBytesInner {
             }
         }
 
-        res
+        Ok(res)
     }
 
     pub fn splitlines<FW, W>(&self, options: anystr::SplitLinesArgs, into_wrapper: FW) -> Vec<W>

@@ -1471,8 +1471,30 @@ impl Py<PyStr> {
     }
 
     #[pymethod]
-    fn expandtabs(&self, args: anystr::ExpandTabsArgs) -> Wtf8Buf {
-        rustpython_common::str::expandtabs(self.as_wtf8(), args.tabsize())
+    fn expandtabs(&self, args: anystr::ExpandTabsArgs, vm: &VirtualMachine) -> PyResult<Wtf8Buf> {
+        // toolplane: sized and checked first (`anystr::expanded_tabs_size`), then built in place.
+        let text = self.as_wtf8();
+        let tabsize = args.tabsize();
+        let units = text.code_points().map(|c| (c == '\t', c == '\r' || c == '\n'));
+        let size = anystr::expanded_tabs_size(text.len(), tabsize, units, vm)?;
+        let mut out = Wtf8Buf::with_capacity(size);
+        let mut column = 0usize;
+        for c in text.code_points() {
+            if c == '\t' {
+                if tabsize == 0 {
+                    continue;
+                }
+                let spaces = tabsize - column % tabsize;
+                for _ in 0..spaces {
+                    out.push_char(' ');
+                }
+                column += spaces;
+            } else {
+                out.push(c);
+                column = if c == '\r' || c == '\n' { 0 } else { column + 1 };
+            }
+        }
+        Ok(out)
     }
 
     #[pymethod]
