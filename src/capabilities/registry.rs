@@ -719,9 +719,13 @@ pub fn unknown_capability(name: &str) -> HostError {
     unknown_capability_shown(&shown)
 }
 
-/// The `LookupError` for a name too long to hold, given its first characters and its size.
-pub(crate) fn unknown_long_capability(preview: &str, bytes: usize) -> HostError {
-    let preview: String = preview.chars().take(NAME_PREVIEW_CHARS).collect();
+/// The `LookupError` for a name too long to hold, given its characters (only the first are read) and
+/// its size.
+pub(crate) fn unknown_long_capability(
+    chars: impl Iterator<Item = char>,
+    bytes: usize,
+) -> HostError {
+    let preview: String = chars.take(NAME_PREVIEW_CHARS).collect();
     unknown_capability_shown(&format!("{preview}… ({bytes} bytes)"))
 }
 

@@ -280,13 +280,8 @@ pub(crate) mod _toolplane_host {
     ) -> PyResult<u64> {
         if name.byte_len() > crate::capabilities::MAX_CAPABILITY_NAME_BYTES {
             // Not copied: a snippet's name of any size must not cost the host its size again.
-            let preview: String = name
-                .as_wtf8()
-                .code_points()
-                .take(128)
-                .map(|c| c.to_char_lossy())
-                .collect();
-            let error = crate::capabilities::unknown_long_capability(&preview, name.byte_len());
+            let chars = name.as_wtf8().code_points().map(|c| c.to_char_lossy());
+            let error = crate::capabilities::unknown_long_capability(chars, name.byte_len());
             let ticket = NEXT_TICKET.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
             with_run(vm, |s| s.local_failures.insert(ticket, error))?;
             return Ok(ticket);
