@@ -374,6 +374,10 @@ impl Default for CliConfig {
     }
 }
 
+/// The largest `[limits] max_pending_calls`: each pending call holds host memory outside the run's
+/// own budget (its task, its request, its server's bookkeeping).
+const MAX_PENDING_CALLS: usize = 10_000;
+
 /// `[limits]`: what ends a run.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(default, deny_unknown_fields)]
@@ -389,6 +393,9 @@ pub struct LimitsConfig {
     /// Bytes of snippet source (1 MiB): parsing is not interruptible, so huge sources are refused
     /// before they reach the parser.
     pub max_snippet_bytes: usize,
+    /// Host calls a run may have started and not awaited yet (256): one more raises `RuntimeError`
+    /// at the call, so a loop of un-awaited calls cannot flood a server or the host.
+    pub max_pending_calls: usize,
 }
 
 impl Default for LimitsConfig {
@@ -399,6 +406,7 @@ impl Default for LimitsConfig {
             max_output_bytes: 10 << 20,
             max_recursion_depth: 1000,
             max_snippet_bytes: 1 << 20,
+            max_pending_calls: 256,
         }
     }
 }
@@ -441,6 +449,7 @@ const KNOWN_KEYS: &[(&str, &[&str])] = &[
             "max_output_bytes",
             "max_recursion_depth",
             "max_snippet_bytes",
+            "max_pending_calls",
         ],
     ),
 ];
@@ -566,6 +575,7 @@ impl Config {
                 self.limits.max_recursion_depth,
             ),
             ("limits.max_snippet_bytes", self.limits.max_snippet_bytes),
+            ("limits.max_pending_calls", self.limits.max_pending_calls),
         ];
         for (key, value) in positive {
             if value == 0 {
@@ -602,6 +612,12 @@ impl Config {
                 ConfigError::new("limits.max_recursion_depth must be at most 100000")
                     .at("limits.max_recursion_depth"),
             );
+        }
+        if self.limits.max_pending_calls > MAX_PENDING_CALLS {
+            return Err(ConfigError::new(format!(
+                "limits.max_pending_calls must be at most {MAX_PENDING_CALLS}"
+            ))
+            .at("limits.max_pending_calls"));
         }
         self.mcp.validate()
     }
@@ -824,6 +840,7 @@ max_memory_mb = 512
 max_output_bytes = 10485760      # 10 MiB of stdout + stderr
 max_recursion_depth = 1000
 max_snippet_bytes = 1048576      # 1 MiB of source
+max_pending_calls = 256          # host calls started and not awaited yet
 
 # MCP servers whose tools snippets call. Add them with: toolplane mcp add <name> --url <url>
 #   or: toolplane mcp add <name> -- <command> <args>...    (toolplane mcp import: from other clients)

@@ -646,6 +646,7 @@ fn execute_on(
         timeout: Duration::from_secs_f64(config.limits.timeout_seconds),
         max_output_bytes: config.limits.max_output_bytes,
         recursion_limit: config.limits.max_recursion_depth,
+        max_pending_calls: config.limits.max_pending_calls,
         // A session's cap is cumulative over its runs ([session] max_memory_mb).
         max_memory_mb: if session {
             config.session.max_memory_mb

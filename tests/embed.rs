@@ -386,3 +386,95 @@ fn the_readme_embedding_example_is_the_external_crate() {
         "README.md's embedding example and tests/external/src/main.rs differ"
     );
 }
+
+/// Issue 32 §6: 10 000 un-awaited calls each reached the server, held host memory outside the run's
+/// budget, and were not all cancelled. A run now has at most `[limits] max_pending_calls` calls it has
+/// not awaited: the next one raises `RuntimeError` where it is made and is never dispatched; awaiting
+/// one frees its place; and every call still running when the run ends is dropped.
+#[test]
+fn un_awaited_calls_are_capped_and_cancelled_when_the_run_ends() {
+    use std::sync::atomic::{AtomicUsize, Ordering};
+    struct CountDrop(Arc<AtomicUsize>);
+    impl Drop for CountDrop {
+        fn drop(&mut self) {
+            self.0.fetch_add(1, Ordering::SeqCst);
+        }
+    }
+    for isolation in modes() {
+        let started = Arc::new(AtomicUsize::new(0));
+        let dropped = Arc::new(AtomicUsize::new(0));
+        let (s, d) = (started.clone(), dropped.clone());
+        let limits = toolplane::config::LimitsConfig {
+            max_pending_calls: 5,
+            ..Default::default()
+        };
+        let runtime = builder(isolation)
+            .limits(limits)
+            .tool(
+                Capability::new_async("slow/count", move |p| {
+                    s.fetch_add(1, Ordering::SeqCst);
+                    let guard = CountDrop(d.clone());
+                    async move {
+                        let _guard = guard;
+                        let seconds = p["seconds"].as_f64().unwrap_or(3600.0);
+                        tokio::time::sleep(Duration::from_secs_f64(seconds)).await;
+                        Ok(p)
+                    }
+                })
+                .alias("slow_count"),
+            )
+            .build()
+            .unwrap();
+        let value = ok(run(
+            &runtime,
+            "calls = [slow_count(seconds=0.01)]
+try:
+    for i in range(10):
+        calls.append(slow_count())
+except RuntimeError as e:
+    refused = str(e)
+first = await calls[0]
+calls.append(slow_count())  # awaiting one freed its place
+try:
+    handle = save_result(1)
+except RuntimeError as e:
+    return [len(calls), first['seconds'], refused, 'store calls count too']
+return [len(calls), first['seconds'], refused]",
+        ));
+        assert_eq!(value[0], 6, "{isolation:?}: {value}");
+        assert_eq!(value[1], 0.01, "{isolation:?}: {value}");
+        let refused = value[2].as_str().unwrap();
+        assert!(
+            refused.contains("started 5 calls it has not awaited")
+                && refused.contains("[limits] max_pending_calls"),
+            "{isolation:?}: {refused}"
+        );
+        assert_eq!(value[3], "store calls count too", "{isolation:?}");
+        // Only the calls within the cap reached the tool: the first, four more, and one after the await.
+        assert_eq!(started.load(Ordering::SeqCst), 6, "{isolation:?}");
+        // Every call the run left running was dropped when it ended.
+        let deadline = Instant::now() + Duration::from_secs(5);
+        while dropped.load(Ordering::SeqCst) < 6 && Instant::now() < deadline {
+            std::thread::sleep(Duration::from_millis(10));
+        }
+        assert_eq!(dropped.load(Ordering::SeqCst), 6, "{isolation:?}");
+    }
+}
+
+#[test]
+fn max_pending_calls_is_checked() {
+    for (value, text) in [
+        (0, "limits.max_pending_calls must be greater than 0"),
+        (10_001, "limits.max_pending_calls must be at most 10000"),
+    ] {
+        let limits = toolplane::config::LimitsConfig {
+            max_pending_calls: value,
+            ..Default::default()
+        };
+        let error = builder(Isolation::InProcess)
+            .limits(limits)
+            .build()
+            .unwrap_err();
+        assert!(error.to_string().contains(text), "{error}");
+    }
+}

@@ -433,6 +433,46 @@ fn a_run_that_ends_cancels_its_calls_at_the_server() {
     }
 }
 
+/// Every call a run leaves behind is cancelled at the server, however many: of 1 500 un-awaited calls,
+/// rmcp's own cancellation (a `try_send` into a full queue) lost some (issue 32 §6).
+#[test]
+fn every_abandoned_call_is_cancelled_at_the_server() {
+    const CALLS: usize = 3_000;
+    for isolation in isolations() {
+        let dir = tempfile::tempdir().unwrap();
+        let mark = dir.path().join("cancelled");
+        let mut config = config_with(&fixture_server(&format!(
+            "env = {{ FIXTURE_CANCEL_MARK = {:?} }}\n",
+            mark.display().to_string()
+        )));
+        config.toolplane.isolation = Some(isolation);
+        config.limits.max_pending_calls = CALLS;
+        let runtime = Toolplane::new(config).unwrap();
+        let code = format!("calls = [fx_hang() for _ in range({CALLS})]\nreturn len(calls)");
+        assert_eq!(ok(runtime.execute(&code, None).unwrap()), CALLS);
+        // (started, cancelled) as the server saw them. A call the run ended before dispatching never
+        // reaches the server, which is fine; each one that did must be cancelled.
+        let seen = || {
+            let text = std::fs::read_to_string(&mark).unwrap_or_default();
+            let count = |what| text.lines().filter(|line| *line == what).count();
+            (count("started"), count("cancelled"))
+        };
+        let give_up = std::time::Instant::now() + std::time::Duration::from_secs(60);
+        let mut last = seen();
+        loop {
+            std::thread::sleep(std::time::Duration::from_millis(500));
+            let now = seen();
+            if (now == last && now.0 == now.1) || std::time::Instant::now() > give_up {
+                break;
+            }
+            last = now;
+        }
+        let (started, cancelled) = seen();
+        assert!(started > 0, "{isolation:?}: no call reached the server");
+        assert_eq!(cancelled, started, "{isolation:?}");
+    }
+}
+
 /// `serve mcp` answers before its MCP servers are connected: the first call is served while a silent
 /// server is still being waited for (its "unavailable" line comes later), and a good server's tools
 /// appear in search once it is ready.

@@ -113,7 +113,10 @@ fn build_failure(started: Instant, text: &str) -> RunReport {
 
 /// Runs `request` in `sandbox` with the in-process channel.
 fn run_direct(sandbox: &SandboxVm, request: RunRequest, scope: Scope<'_>) -> RunReport {
-    let dispatcher = Rc::new(RefCell::new(Dispatcher::new(request.bridge)));
+    let dispatcher = Rc::new(RefCell::new(Dispatcher::new(
+        request.bridge,
+        request.spec.limits.max_pending_calls,
+    )));
     let channel = Box::new(DirectChannel::new(
         dispatcher.clone(),
         request.spec.limits.timeout,

@@ -83,6 +83,9 @@ pub(crate) struct Dispatcher {
     bridge: Bridge,
     saved_artifacts: Vec<String>,
     in_flight: Vec<tokio::task::AbortHandle>,
+    /// `[limits] max_pending_calls`: the sandbox refuses more un-awaited calls itself; this holds
+    /// whatever a worker sends.
+    max_in_flight: usize,
 }
 
 impl Drop for Dispatcher {
@@ -94,11 +97,12 @@ impl Drop for Dispatcher {
 }
 
 impl Dispatcher {
-    pub(crate) fn new(bridge: Bridge) -> Self {
+    pub(crate) fn new(bridge: Bridge, max_in_flight: usize) -> Self {
         Self {
             bridge,
             saved_artifacts: Vec::new(),
             in_flight: Vec::new(),
+            max_in_flight,
         }
     }
 
@@ -109,6 +113,13 @@ impl Dispatcher {
         params: &str,
         on_done: impl FnOnce(Result<String, HostError>) + Send + 'static,
     ) -> Option<Result<String, HostError>> {
+        // Finished calls need no abort: keep the list to the calls still running.
+        self.in_flight.retain(|c| !c.is_finished());
+        if self.in_flight.len() >= self.max_in_flight {
+            return Some(Err(HostError::runtime(crate::vm::too_many_pending_calls(
+                self.max_in_flight,
+            ))));
+        }
         let reply = match self.bridge.audit().cloned() {
             None => self.bridge.submit(name, params, on_done),
             Some(log) => {
@@ -135,8 +146,6 @@ impl Dispatcher {
         let reply = match reply {
             Submitted::Answered(reply) => reply,
             Submitted::Pending(call) => {
-                // Finished calls need no abort: keep the list from growing over a long run.
-                self.in_flight.retain(|c| !c.is_finished());
                 self.in_flight.push(call);
                 return None;
             }

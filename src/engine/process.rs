@@ -552,7 +552,10 @@ impl ProcessEngine {
             Ok(zygote) => zygote,
             Err(text) => return super::start_failure(&text),
         };
-        let mut dispatcher = Dispatcher::new(request.bridge.clone());
+        let mut dispatcher = Dispatcher::new(
+            request.bridge.clone(),
+            request.spec.limits.max_pending_calls,
+        );
         let mut result = match &self.session {
             None => run_fresh(&zygote, &request, &mut dispatcher),
             Some(session) => run_session(&zygote, &mut lock(session), &request, &mut dispatcher),

@@ -489,6 +489,7 @@ fn warm_up(sandbox: &SandboxVm) {
             max_output_bytes: 1 << 20,
             recursion_limit: 1000,
             max_memory_mb: 256,
+            max_pending_calls: 16,
         },
         results_enabled: false,
         artifacts_enabled: false,

@@ -461,8 +461,10 @@ impl Downstream {
             }
         };
         let client = self.client().await?;
-        let request = client
-            .call_tool(CallToolRequestParams::new(tool.to_string()).with_arguments(arguments));
+        let request = call_tool(
+            &client.service,
+            CallToolRequestParams::new(tool.to_string()).with_arguments(arguments),
+        );
         let reply = match timeout {
             Some(limit) => match tokio::time::timeout(limit, request).await {
                 Ok(reply) => reply,
@@ -494,6 +496,60 @@ impl Downstream {
                 )))
             }
         }
+    }
+}
+
+/// `tools/call`, with a `notifications/cancelled` that is never lost when the call is dropped first.
+/// rmcp's own `call_tool` cancels with a `try_send` into the connection's bounded queue: when a run
+/// ended with many calls pending, thousands at once, most cancellations were dropped and the server
+/// kept working for a run that was gone. Here each abandoned call's notice is sent by a task that
+/// waits for room in the queue.
+async fn call_tool(
+    peer: &rmcp::Peer<RoleClient>,
+    params: CallToolRequestParams,
+) -> Result<CallToolResult, rmcp::ServiceError> {
+    use rmcp::model::{CallToolRequest, ClientRequest, ServerResult};
+    let request = ClientRequest::CallToolRequest(CallToolRequest::new(params));
+    let handle = peer
+        .send_request_with_option(request, rmcp::service::PeerRequestOptions::no_options())
+        .await?;
+    let mut abandoned = CancelIfAbandoned {
+        peer: peer.clone(),
+        id: Some(handle.id.clone()),
+    };
+    let reply = handle.await_response().await;
+    abandoned.id = None;
+    match reply? {
+        ServerResult::CallToolResult(result) => Ok(result),
+        // A tool that returns nothing may answer `{}`.
+        ServerResult::EmptyResult(_) => Ok(CallToolResult::success(Vec::new())),
+        _ => Err(rmcp::ServiceError::UnexpectedResponse),
+    }
+}
+
+/// Tells the server a call was abandoned, when dropped while its id is still set.
+struct CancelIfAbandoned {
+    peer: rmcp::Peer<RoleClient>,
+    id: Option<rmcp::model::RequestId>,
+}
+
+impl Drop for CancelIfAbandoned {
+    fn drop(&mut self) {
+        let Some(id) = self.id.take() else { return };
+        let Ok(runtime) = tokio::runtime::Handle::try_current() else {
+            return;
+        };
+        let peer = self.peer.clone();
+        runtime.spawn(async move {
+            let notice = rmcp::model::CancelledNotification::new(
+                rmcp::model::CancelledNotificationParam::new(
+                    Some(id),
+                    Some("the call was abandoned: its run ended".into()),
+                ),
+            );
+            // A closed connection has nothing left to cancel.
+            let _ = peer.send_notification(notice.into()).await;
+        });
     }
 }
 

@@ -27,6 +27,9 @@ pub trait HostChannel {
 pub(crate) struct RunState {
     pub channel: Box<dyn HostChannel>,
     pub local_failures: HashMap<u64, HostError>,
+    /// Tickets of calls started and not awaited yet: at most `max_pending_calls`.
+    pub pending_calls: std::collections::HashSet<u64>,
+    pub max_pending_calls: usize,
     pub results_enabled: bool,
     pub artifacts_enabled: bool,
     pub flags: Arc<RunFlags>,
@@ -54,6 +57,15 @@ impl OutputCapture {
             ..Self::default()
         }
     }
+}
+
+/// The message of a call past `[limits] max_pending_calls` (raised as `RuntimeError` where the call is
+/// made; the host refuses one the same way).
+pub(crate) fn too_many_pending_calls(cap: usize) -> String {
+    format!(
+        "too many host calls pending: this run has started {cap} calls it has not awaited \
+         ([limits] max_pending_calls); await some before starting more"
+    )
 }
 
 /// The message of the output limit.
@@ -278,19 +290,28 @@ pub(crate) mod _toolplane_host {
         params: PyObjectRef,
         vm: &VirtualMachine,
     ) -> PyResult<u64> {
+        // Tickets are unique for the life of the process, not per run: a late answer to a call of an
+        // earlier run of a session must never be taken for the answer to a call of this one.
+        let ticket = NEXT_TICKET.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+        let full = with_run(vm, |s| {
+            let full = s.pending_calls.len() >= s.max_pending_calls;
+            if !full {
+                s.pending_calls.insert(ticket);
+            }
+            full.then_some(s.max_pending_calls)
+        })?;
+        if let Some(cap) = full {
+            return Err(vm.new_runtime_error(too_many_pending_calls(cap)));
+        }
         if name.byte_len() > crate::capabilities::MAX_CAPABILITY_NAME_BYTES {
             // Not copied: a snippet's name of any size must not cost the host its size again.
             let chars = name.as_wtf8().code_points().map(|c| c.to_char_lossy());
             let error = crate::capabilities::unknown_long_capability(chars, name.byte_len());
-            let ticket = NEXT_TICKET.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
             with_run(vm, |s| s.local_failures.insert(ticket, error))?;
             return Ok(ticket);
         }
         let name = name.to_string();
         // Convert outside the RUN borrow: conversion may run Python code (isoformat).
-        // Tickets are unique for the life of the process, not per run: a late answer to a call of an
-        // earlier run of a session must never be taken for the answer to a call of this one.
-        let ticket = NEXT_TICKET.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
         let results_enabled = with_run(vm, |s| s.results_enabled)?;
         let converted = params_json(vm, results_enabled, &name, &params);
         with_run(vm, |s| match converted {
@@ -306,9 +327,12 @@ pub(crate) mod _toolplane_host {
     /// its builtin.
     #[pyfunction]
     fn wait(ticket: u64, vm: &VirtualMachine) -> PyResult {
-        let reply = with_run(vm, |s| match s.local_failures.remove(&ticket) {
-            Some(err) => Err(err),
-            None => s.channel.wait(ticket),
+        let reply = with_run(vm, |s| {
+            s.pending_calls.remove(&ticket);
+            match s.local_failures.remove(&ticket) {
+                Some(err) => Err(err),
+                None => s.channel.wait(ticket),
+            }
         })?;
         match reply {
             Ok(text) => from_json_text(vm, &text),

@@ -17,6 +17,7 @@ use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 pub use externals::HostChannel;
+pub(crate) use externals::too_many_pending_calls;
 pub use imports::ALLOWED_IMPORTS;
 pub(crate) use interpreter::SandboxVm;
 pub use limits::request_interrupt;
@@ -38,6 +39,8 @@ pub(crate) struct RunLimits {
     pub max_output_bytes: usize,
     pub recursion_limit: usize,
     pub max_memory_mb: usize,
+    /// Host calls started and not awaited yet, at most (`[limits] max_pending_calls`).
+    pub max_pending_calls: usize,
 }
 
 /// One snippet to run, as plain data: it crosses the process boundary as JSON.
@@ -132,6 +135,8 @@ pub(crate) fn run_in(
     let run = externals::ActiveRun::begin(externals::RunState {
         channel,
         local_failures: Default::default(),
+        pending_calls: Default::default(),
+        max_pending_calls: spec.limits.max_pending_calls,
         results_enabled: spec.results_enabled,
         artifacts_enabled: spec.artifacts_enabled,
         flags: flags.clone(),
