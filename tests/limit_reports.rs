@@ -276,3 +276,57 @@ fn expandtabs_past_memory_is_a_memory_error_not_an_abort() {
         );
     }
 }
+
+/// `json.loads` of a long array near the memory limit is a `MemoryError` (before, the in-process host
+/// aborted: the parser's list grew infallibly past the budget); so is a reply the host hands a run.
+#[test]
+fn json_loads_past_memory_is_a_memory_error_not_an_abort() {
+    let shape = "import json\ntext = '[' + '0,' * 20_000_000 + '0]'\nx = json.loads(text)";
+    for isolation in isolations() {
+        let mut config = config_for(isolation);
+        config.limits.max_memory_mb = 200;
+        let rt = Toolplane::new(config).unwrap();
+        let (kind, message) = err(rt.execute(shape, None).unwrap());
+        assert_eq!(kind, "MemoryError", "{isolation:?}: {message}");
+        assert_eq!(
+            ok(rt
+                .execute(
+                    "import json\nreturn len(json.loads('[' + '0,' * 1000 + '0]'))",
+                    None
+                )
+                .unwrap()),
+            1001,
+            "{isolation:?}"
+        );
+    }
+}
+
+/// Code generation that runs out of memory is a `MemoryError` (before, the code generator's panic on a
+/// refused reservation was a `SandboxCrashedError`, and cost the in-process engine its VM thread):
+/// `compile()`, `eval()` and `exec()` of a long comparison chain, in both engines.
+#[test]
+fn codegen_out_of_memory_is_a_memory_error() {
+    let chain = "code = 'a' + '<a' * 200_000\n";
+    for isolation in isolations() {
+        let rt = runtime(isolation, 30.0);
+        for call in [
+            "compile(code, 'x', 'eval')",
+            "eval(code, {'a': 1})",
+            "exec(code, {'a': 1})",
+        ] {
+            let (kind, message) = err(rt.execute(&format!("{chain}{call}"), None).unwrap());
+            assert_eq!(kind, "MemoryError", "{isolation:?}: {call}: {message}");
+            assert_eq!(ok(rt.execute("return 1 + 1", None).unwrap()), 2);
+        }
+        assert_eq!(
+            ok(rt
+                .execute(
+                    "return eval('1 < 2 < 3 < ' + ' <= '.join(['9'] * 1000))",
+                    None
+                )
+                .unwrap()),
+            true,
+            "{isolation:?}"
+        );
+    }
+}

@@ -486,6 +486,11 @@ impl<'a> Parser<'a> {
         ))
     }
 
+    fn out_of_memory(&self) -> rustpython_vm::builtins::PyBaseExceptionRef {
+        self.vm
+            .new_memory_error("out of memory while decoding JSON".to_owned())
+    }
+
     fn skip_ws(&mut self) {
         while self.pos < self.bytes.len()
             && matches!(self.bytes[self.pos], b' ' | b'\t' | b'\n' | b'\r')
@@ -553,7 +558,13 @@ impl<'a> Parser<'a> {
                 }
                 loop {
                     self.skip_ws();
-                    items.push(self.value(depth + 1)?);
+                    let item = self.value(depth + 1)?;
+                    // Fallibly: a list that outgrows the memory budget is a MemoryError, not an
+                    // abort of the host (in process).
+                    if items.try_reserve(1).is_err() {
+                        return Err(self.out_of_memory());
+                    }
+                    items.push(item);
                     self.skip_ws();
                     if self.eat(b",") {
                         continue;
@@ -633,11 +644,15 @@ impl<'a> Parser<'a> {
         loop {
             let start = self.pos;
             self.skip_plain();
-            out.push_str(
-                self.text
-                    .get(start..self.pos)
-                    .ok_or_else(|| self.error("bad UTF-8"))?,
-            );
+            let plain = self
+                .text
+                .get(start..self.pos)
+                .ok_or_else(|| self.error("bad UTF-8"))?;
+            // Room for the plain run and one escape's character, reserved fallibly.
+            if out.try_reserve(plain.len() + 4).is_err() {
+                return Err(self.out_of_memory());
+            }
+            out.push_str(plain);
             match self.bytes.get(self.pos) {
                 Some(b'"') => {
                     self.pos += 1;

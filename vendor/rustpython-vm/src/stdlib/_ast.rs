@@ -2621,16 +2621,8 @@ fn compile_syntax(
         let result = match generated {
             Ok(result) => result,
             Err(panic) => {
-                let what = panic
-                    .downcast_ref::<&str>()
-                    .map(|s| s.to_string())
-                    .or_else(|| panic.downcast_ref::<String>().cloned())
-                    .unwrap_or_default();
-                return Err(if what.contains("MalformedControlFlowGraph") {
-                    vm.new_memory_error("the compiler ran out of memory on this source")
-                } else {
-                    vm.new_system_error(format!("the compiler failed: {what}"))
-                });
+                let what = crate::vm::compile::panic_text(&*panic);
+                return Err(crate::vm::compile::codegen_panic_exception(vm, &what));
             }
         };
         match escalated.take() {

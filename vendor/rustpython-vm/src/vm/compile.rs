@@ -15,6 +15,9 @@ use crate::{
 pub enum VmCompileError {
     Compile(CompileError),
     Warning(CompileWarningError),
+    /// The code generator panicked (toolplane: it does so when a reservation is refused); the
+    /// text is the panic's.
+    CodegenPanic(String),
 }
 
 #[derive(Debug)]
@@ -43,6 +46,7 @@ impl fmt::Display for VmCompileError {
         match self {
             Self::Compile(err) => err.fmt(f),
             Self::Warning(_) => f.write_str("compiler warning raised as an exception"),
+            Self::CodegenPanic(what) => write!(f, "the compiler failed: {what}"),
         }
     }
 }
@@ -63,8 +67,40 @@ impl VmCompileError {
                 vm.new_syntax_error_maybe_incomplete(&err, source, allow_incomplete)
             }
             Self::Warning(err) => err.into_pyexception(vm, source),
+            Self::CodegenPanic(what) => codegen_panic_exception(vm, &what),
         }
     }
+}
+
+/// The exception for a panic of the code generator: it reserves its blocks and instructions
+/// fallibly but panics when a reservation is refused ("MalformedControlFlowGraph"), so an embedder
+/// that bounds memory with a counting allocator gets a `MemoryError` instead of a panic through its
+/// host (toolplane).
+pub(crate) fn codegen_panic_exception(vm: &VirtualMachine, what: &str) -> PyBaseExceptionRef {
+    if what.contains("MalformedControlFlowGraph") {
+        vm.new_memory_error("the compiler ran out of memory on this source")
+    } else {
+        vm.new_system_error(format!("the compiler failed: {what}"))
+    }
+}
+
+/// Runs the code generator, its panic caught as [`VmCompileError::CodegenPanic`].
+pub(crate) fn catch_codegen_panic<T>(
+    generate: impl FnOnce() -> Result<T, CompileError>,
+) -> Result<T, VmCompileError> {
+    match std::panic::catch_unwind(core::panic::AssertUnwindSafe(generate)) {
+        Ok(result) => result.map_err(VmCompileError::Compile),
+        Err(panic) => Err(VmCompileError::CodegenPanic(panic_text(&*panic))),
+    }
+}
+
+/// A panic's message, or nothing.
+pub(crate) fn panic_text(panic: &(dyn core::any::Any + Send)) -> String {
+    panic
+        .downcast_ref::<&str>()
+        .map(|s| s.to_string())
+        .or_else(|| panic.downcast_ref::<String>().cloned())
+        .unwrap_or_default()
 }
 
 impl CompileWarningError {
@@ -566,24 +602,23 @@ impl VirtualMachine {
                         }
                     })
             };
-            let result = compiler::compile_with_syntax_warning_handler(
-                source,
-                mode,
-                &source_path,
-                opts,
-                &mut syntax_warning_handler,
-            );
+            let result = catch_codegen_panic(|| {
+                compiler::compile_with_syntax_warning_handler(
+                    source,
+                    mode,
+                    &source_path,
+                    opts,
+                    &mut syntax_warning_handler,
+                )
+            });
             match escalated.take() {
                 Some(warning) => return Err(VmCompileError::Warning(warning)),
                 None => result,
             }
         };
         #[cfg(not(feature = "parser"))]
-        let code = compiler::compile(source, mode, &source_path, opts);
-        let code = code
-            .map(|code| PyCode::new_ref_from_bytecode(self, code))
-            .map_err(VmCompileError::Compile)?;
-        Ok(code)
+        let code = catch_codegen_panic(|| compiler::compile(source, mode, &source_path, opts));
+        Ok(PyCode::new_ref_from_bytecode(self, code?))
     }
 }
 

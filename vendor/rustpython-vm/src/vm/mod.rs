@@ -4,7 +4,7 @@
 //!   <https://github.com/ProgVal/pythonvm-rust/blob/master/src/processor/mod.rs>
 
 #[cfg(feature = "rustpython-compiler")]
-mod compile;
+pub(crate) mod compile;
 pub(crate) mod compile_mode;
 #[cfg(feature = "rustpython-compiler")]
 pub use compile::VmCompileError;
