@@ -478,3 +478,99 @@ fn max_pending_calls_is_checked() {
         assert!(error.to_string().contains(text), "{error}");
     }
 }
+
+/// Issue 32 §1: replies a run has not awaited sat outside its memory budget (25 pending 60 MiB replies
+/// took the in-process host to 1.7 GB under a 512 MiB limit). Now they count against it: a reply
+/// that does not fit beside the ones waiting is a `MemoryError` when awaited, and the host holds at
+/// most the run's limit of them. Both engines.
+#[test]
+fn replies_not_awaited_yet_count_against_the_memory_limit() {
+    for isolation in modes() {
+        let limits = toolplane::config::LimitsConfig {
+            max_memory_mb: 100,
+            ..Default::default()
+        };
+        let runtime = builder(isolation)
+            .limits(limits)
+            .tool(
+                Capability::new_async("big/text", |_| async {
+                    Ok(Value::String("x".repeat(20 << 20)))
+                })
+                .alias("big_text"),
+            )
+            .build()
+            .unwrap();
+        let value = ok(run(
+            &runtime,
+            "import time
+calls = [big_text() for _ in range(8)]
+time.sleep(1)
+outcomes = []
+for call in calls:
+    try:
+        text = await call
+        outcomes.append(len(text))
+        del text
+    except MemoryError as e:
+        outcomes.append(str(e))
+return outcomes",
+        ));
+        let outcomes = value.as_array().unwrap();
+        let delivered = outcomes
+            .iter()
+            .filter(|o| o.as_u64() == Some(20 << 20))
+            .count();
+        let refused: Vec<&str> = outcomes.iter().filter_map(|o| o.as_str()).collect();
+        assert!(delivered >= 1, "{isolation:?}: {value}");
+        assert!(!refused.is_empty(), "{isolation:?}: {value}");
+        for text in refused {
+            assert!(
+                text.contains("does not fit in the run's memory limit of 100 MiB")
+                    && text.contains("[limits] max_memory_mb"),
+                "{isolation:?}: {text}"
+            );
+        }
+        assert_eq!(ok(run(&runtime, "return 1")), 1);
+    }
+}
+
+/// With process isolation, an async tool's reply to a child that does not read it (the snippet never
+/// awaits it) once blocked a worker thread of the tools' runtime until that run ended; two such
+/// replies blocked both, and every other run's async calls waited. They are written by a thread of
+/// the run's own now: another run's call is answered while the first still sleeps.
+#[test]
+fn replies_a_child_does_not_read_block_no_other_run() {
+    use std::sync::atomic::{AtomicBool, Ordering};
+    let runtime = Arc::new(
+        builder(Isolation::Process)
+            .tool(
+                Capability::new_async("big/reply", |_| async {
+                    Ok(Value::String("x".repeat(4 << 20)))
+                })
+                .alias("big_reply"),
+            )
+            .tool(Capability::new_async("quick/echo", |p| async move { Ok(p) }).alias("quick_echo"))
+            .build()
+            .unwrap(),
+    );
+    ok(run(&runtime, "return 1")); // the zygote, started
+    let first_done = Arc::new(AtomicBool::new(false));
+    let first = {
+        let (runtime, done) = (runtime.clone(), first_done.clone());
+        std::thread::spawn(move || {
+            let result = run(
+                &runtime,
+                "import time\ncalls = [big_reply() for _ in range(6)]\ntime.sleep(8)\nreturn 'slept'",
+            );
+            done.store(true, Ordering::SeqCst);
+            result
+        })
+    };
+    std::thread::sleep(Duration::from_millis(1500)); // the replies are out and stuck
+    assert_eq!(ok(run(&runtime, "return (await quick_echo(n=7))['n']")), 7);
+    assert!(
+        !first_done.load(Ordering::SeqCst),
+        "the other run's call waited for the sleeping run to end"
+    );
+    assert_eq!(ok(first.join().unwrap()), "slept");
+}

@@ -7,7 +7,8 @@ use std::sync::{Mutex, mpsc};
 use std::time::{Duration, Instant};
 
 use super::{
-    Dispatcher, RunRequest, SANDBOX_STACK_BYTES, SANDBOX_THREAD, failed_reply, start_failure,
+    Dispatcher, HeldReply, RunRequest, SANDBOX_STACK_BYTES, SANDBOX_THREAD, failed_reply,
+    start_failure,
 };
 use crate::capabilities::HostError;
 use crate::vm::{
@@ -15,7 +16,7 @@ use crate::vm::{
     run_in, timeout_message,
 };
 
-type Answer = (u64, Result<String, HostError>);
+type Answer = (u64, Result<String, HostError>, Option<HeldReply>);
 
 /// The ticket of the answer a cancel sends a run waiting for an async tool (tickets count from 0).
 const CANCELLED_TICKET: u64 = u64::MAX;
@@ -57,8 +58,8 @@ impl HostChannel for DirectChannel {
         let answered = self
             .dispatcher
             .borrow_mut()
-            .submit(name, &params, move |reply| {
-                let _ = tx.send((ticket, reply));
+            .submit(name, &params, move |reply, held| {
+                let _ = tx.send((ticket, reply, Some(held)));
             });
         match answered {
             Some(reply) => {
@@ -86,9 +87,15 @@ impl HostChannel for DirectChannel {
             }
             let left = self.deadline.saturating_duration_since(Instant::now());
             match self.later.1.recv_timeout(left) {
-                Ok((CANCELLED_TICKET, _)) => self.cancelled = true,
-                Ok((t, reply)) => {
+                Ok((CANCELLED_TICKET, ..)) => self.cancelled = true,
+                Ok((t, reply, held)) => {
                     self.pending.remove(&t);
+                    // The reply is the run's now: charged to its memory (it was made on another
+                    // thread), and no longer pending.
+                    if let Ok(text) = &reply {
+                        crate::vm::adopt_foreign_allocation(text.capacity());
+                    }
+                    drop(held);
                     if t == ticket {
                         return reply;
                     }
@@ -115,7 +122,7 @@ fn build_failure(started: Instant, text: &str) -> RunReport {
 fn run_direct(sandbox: &SandboxVm, request: RunRequest, scope: Scope<'_>) -> RunReport {
     let dispatcher = Rc::new(RefCell::new(Dispatcher::new(
         request.bridge,
-        request.spec.limits.max_pending_calls,
+        &request.spec.limits,
     )));
     let channel = Box::new(DirectChannel::new(
         dispatcher.clone(),
@@ -126,7 +133,7 @@ fn run_direct(sandbox: &SandboxVm, request: RunRequest, scope: Scope<'_>) -> Run
     let _wake_on_cancel = {
         let wake = channel.later.0.clone();
         request.cancel.arm(move || {
-            let _ = wake.send((CANCELLED_TICKET, Ok(String::new())));
+            let _ = wake.send((CANCELLED_TICKET, Ok(String::new()), None));
         })
     };
     let mut report = run_in(sandbox, &request.spec, channel, scope, &request.cancel);

@@ -17,6 +17,7 @@ mod protocol;
 mod worker;
 
 use std::sync::Arc;
+use std::sync::atomic::{AtomicUsize, Ordering};
 
 use crate::capabilities::{ARTIFACTS_SAVE, Bridge, HostError, Submitted};
 use crate::execution::ExecutionResult;
@@ -86,6 +87,71 @@ pub(crate) struct Dispatcher {
     /// `[limits] max_pending_calls`: the sandbox refuses more un-awaited calls itself; this holds
     /// whatever a worker sends.
     max_in_flight: usize,
+    pending_replies: PendingReplies,
+}
+
+/// The bytes of async tools' replies that have arrived and are not yet the run's (in process: not
+/// yet awaited; with process isolation: not yet written to the child). They count against the run's
+/// memory limit: a reply that does not fit beside the others is a `MemoryError` instead, so replies
+/// a run never awaits cannot grow the host past it.
+#[derive(Clone)]
+struct PendingReplies {
+    held: Arc<AtomicUsize>,
+    limit: usize,
+}
+
+/// One admitted reply's share of [`PendingReplies`], given back when it is dropped (the reply was
+/// delivered, or dropped undelivered).
+pub(crate) struct HeldReply {
+    held: Arc<AtomicUsize>,
+    bytes: usize,
+}
+
+impl Drop for HeldReply {
+    fn drop(&mut self) {
+        self.held.fetch_sub(self.bytes, Ordering::Relaxed);
+    }
+}
+
+impl PendingReplies {
+    fn new(limit: usize) -> Self {
+        Self {
+            held: Arc::default(),
+            limit,
+        }
+    }
+
+    fn admit(
+        &self,
+        name: &str,
+        reply: Result<String, HostError>,
+    ) -> (Result<String, HostError>, HeldReply) {
+        let bytes = match &reply {
+            Ok(text) => text.capacity(),
+            Err(error) => error.message.capacity(),
+        };
+        let before = self.held.fetch_add(bytes, Ordering::Relaxed);
+        if before.saturating_add(bytes) <= self.limit {
+            let held = self.held.clone();
+            return (reply, HeldReply { held, bytes });
+        }
+        self.held.fetch_sub(bytes, Ordering::Relaxed);
+        drop(reply);
+        let refused = HostError::new(
+            crate::capabilities::BuiltinBase::MemoryError,
+            format!(
+                "the reply of {} ({bytes} bytes) does not fit in the run's memory limit of {} MiB \
+                 beside the {before} bytes of replies it has not awaited yet ([limits] max_memory_mb)",
+                name,
+                self.limit >> 20
+            ),
+        );
+        let held = HeldReply {
+            held: self.held.clone(),
+            bytes: 0,
+        };
+        (Err(refused), held)
+    }
 }
 
 impl Drop for Dispatcher {
@@ -97,22 +163,31 @@ impl Drop for Dispatcher {
 }
 
 impl Dispatcher {
-    pub(crate) fn new(bridge: Bridge, max_in_flight: usize) -> Self {
+    pub(crate) fn new(bridge: Bridge, limits: &crate::vm::RunLimits) -> Self {
         Self {
             bridge,
             saved_artifacts: Vec::new(),
             in_flight: Vec::new(),
-            max_in_flight,
+            max_in_flight: limits.max_pending_calls,
+            pending_replies: PendingReplies::new(limits.max_memory_mb.saturating_mul(1 << 20)),
         }
     }
 
-    /// Starts one host call: the answer now (`Some`), or later through `on_done` (an async tool).
+    /// Starts one host call: the answer now (`Some`), or later through `on_done` (an async tool), with
+    /// its share of the run's pending replies, to drop once the run has it.
     pub(crate) fn submit(
         &mut self,
         name: &str,
         params: &str,
-        on_done: impl FnOnce(Result<String, HostError>) + Send + 'static,
+        on_done: impl FnOnce(Result<String, HostError>, HeldReply) + Send + 'static,
     ) -> Option<Result<String, HostError>> {
+        let on_done = {
+            let (pending, name) = (self.pending_replies.clone(), name.to_string());
+            move |reply| {
+                let (reply, held) = pending.admit(&name, reply);
+                on_done(reply, held);
+            }
+        };
         // Finished calls need no abort: keep the list to the calls still running.
         self.in_flight.retain(|c| !c.is_finished());
         if self.in_flight.len() >= self.max_in_flight {

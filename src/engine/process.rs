@@ -25,7 +25,8 @@ use super::protocol::{
 use super::worker::{
     EXIT_OUT_OF_MEMORY, NO_HUGE_PAGES_ENV, RECURSION_ENV, TEST_HOOKS_ENV, WORKER_ENV,
 };
-use super::{Dispatcher, RunReport, RunRequest, SANDBOX_STACK_BYTES};
+use super::{Dispatcher, HeldReply, RunReport, RunRequest, SANDBOX_STACK_BYTES};
+use crate::capabilities::HostError;
 use crate::execution::ExecutionResult;
 use crate::vm::{memory_message, timeout_message};
 
@@ -552,10 +553,7 @@ impl ProcessEngine {
             Ok(zygote) => zygote,
             Err(text) => return super::start_failure(&text),
         };
-        let mut dispatcher = Dispatcher::new(
-            request.bridge.clone(),
-            request.spec.limits.max_pending_calls,
-        );
+        let mut dispatcher = Dispatcher::new(request.bridge.clone(), &request.spec.limits);
         let mut result = match &self.session {
             None => run_fresh(&zygote, &request, &mut dispatcher),
             Some(session) => run_session(&zygote, &mut lock(session), &request, &mut dispatcher),
@@ -774,6 +772,35 @@ fn host_result(
     ExecutionResult::failed(error_type, message, 0.0)
 }
 
+/// Where async tools leave their replies for the child: a thread of the run's own writes them, so a
+/// child that does not read (it never awaits them) blocks that thread, never the workers of the
+/// tools' runtime, which serve every other run's calls. The thread ends when the last sender goes.
+type LateReplies = mpsc::Sender<(u64, Result<String, HostError>, HeldReply)>;
+
+/// Starts the run's late-reply writer on a clone of `stream`, which `writer` holds until the run ends.
+fn start_late_replies(
+    stream: &UnixStream,
+    writer: &Arc<Mutex<Option<UnixStream>>>,
+) -> io::Result<LateReplies> {
+    *lock(writer) = Some(stream.try_clone()?);
+    let (queue, replies) = mpsc::channel::<(u64, Result<String, HostError>, HeldReply)>();
+    let writer = writer.clone();
+    std::thread::Builder::new()
+        .name("toolplane-late-replies".into())
+        .spawn(move || {
+            for (ticket, reply, held) in replies {
+                // Closed when the run is over: a late answer must not reach the next run of a
+                // session.
+                if let Some(stream) = lock(&writer).as_ref() {
+                    let reply = reply.map(Attachment::new);
+                    let _ = protocol::send(stream, &ToChild::Reply { ticket, reply }, None);
+                }
+                drop(held);
+            }
+        })?;
+    Ok(queue)
+}
+
 /// Sends the run to the child on `line` and serves its calls until it is done, dies, or outlives the
 /// hard deadline. `on_standby` receives a session holder's standby lines as they arrive.
 fn drive(
@@ -808,6 +835,7 @@ fn drive_until_done(
     // must not reach the next run of a session).
     let late_writer: Arc<Mutex<Option<UnixStream>>> = Arc::new(Mutex::new(None));
     let _close_late_writer = CloseOnDrop(late_writer.clone());
+    let mut late_queue: Option<LateReplies> = None;
     if let Err(e) = protocol::send(
         &line.stream,
         &ToChild::Run(Box::new(request.spec.clone())),
@@ -839,22 +867,16 @@ fn drive_until_done(
                 },
                 _,
             )) => {
-                {
-                    let mut shared = lock(&late_writer);
-                    if shared.is_none() {
-                        match line.stream.try_clone() {
-                            Ok(clone) => *shared = Some(clone),
-                            Err(e) => return Drive::Died(e),
-                        }
+                if late_queue.is_none() {
+                    match start_late_replies(&line.stream, &late_writer) {
+                        Ok(queue) => late_queue = Some(queue),
+                        Err(e) => return Drive::Died(e),
                     }
                 }
-                let late = late_writer.clone();
+                let late = late_queue.clone().expect("started above");
                 let params = params.into_text();
-                let answered = dispatcher.submit(&name, &params, move |reply| {
-                    if let Some(stream) = lock(&late).as_ref() {
-                        let reply = reply.map(Attachment::new);
-                        let _ = protocol::send(stream, &ToChild::Reply { ticket, reply }, None);
-                    }
+                let answered = dispatcher.submit(&name, &params, move |reply, held| {
+                    let _ = late.send((ticket, reply, held));
                 });
                 if let Some(reply) = answered {
                     let reply = reply.map(Attachment::new);

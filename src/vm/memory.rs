@@ -70,6 +70,19 @@ impl MemoryAccount {
         true
     }
 
+    /// Charges memory that already exists: never refused, but over the budget it flags the run (the
+    /// watchdog raises `MemoryError` at its next instruction).
+    fn adopt(&self, size: usize) {
+        let live = self
+            .live
+            .load(Ordering::Relaxed)
+            .saturating_add(size.min(isize::MAX as usize) as isize);
+        if live > self.limit.load(Ordering::Relaxed) {
+            self.exceeded.store(true, Ordering::Relaxed);
+        }
+        self.live.store(live, Ordering::Relaxed);
+    }
+
     fn refund(&self, size: usize) {
         let size = size.min(isize::MAX as usize) as isize;
         let live = self.live.load(Ordering::Relaxed);
@@ -137,6 +150,13 @@ fn with_current<T>(f: impl FnOnce(&MemoryAccount) -> T) -> Option<T> {
     // reference to the account and clears the pointer before releasing it; the reference is used
     // only inside `f`, while the guard (dropped on this thread only: it is `!Send`) still lives.
     unsafe { ptr.as_ref() }.map(f)
+}
+
+/// Charges this thread's account (if it has one) for `bytes` that another thread allocated and this
+/// one now owns and will free: their free is refunded here, so without the charge the run's count
+/// would fall below what it holds.
+pub(crate) fn adopt_foreign_allocation(bytes: usize) {
+    with_current(|account| account.adopt(bytes));
 }
 
 /// The global allocator that makes `[limits] max_memory_mb` effective in process. The `toolplane`

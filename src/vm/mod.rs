@@ -23,6 +23,7 @@ pub(crate) use interpreter::SandboxVm;
 pub use limits::request_interrupt;
 pub(crate) use limits::{memory_message, stop_watchdog, timeout_message};
 pub use memory::CountingAllocator;
+pub(crate) use memory::adopt_foreign_allocation;
 pub(crate) use snippet::Bindings;
 pub use snippet::{SESSION_DISPLAY_NAME, SNIPPET_DISPLAY_NAME, SNIPPET_FILENAME};
 
