@@ -377,7 +377,15 @@ type ServerStderr = tokio::io::BufReader<tokio::process::ChildStderr>;
 /// `toolplane serve mcp --transport http --port 0` plus `extra` arguments, its policy line (which ends
 /// with the URL it listens at), and its stderr.
 async fn http_server(extra: &[&str]) -> (tokio::process::Child, String, ServerStderr) {
-    let mut server = binary()
+    http_server_with(binary(), extra).await
+}
+
+/// [`http_server`], started from `command` (the binary with settings of the test's).
+async fn http_server_with(
+    mut command: tokio::process::Command,
+    extra: &[&str],
+) -> (tokio::process::Child, String, ServerStderr) {
+    let mut server = command
         .args(["serve", "mcp", "--transport", "http", "--port", "0"])
         .args(extra)
         .stdin(Stdio::null())
@@ -1123,4 +1131,93 @@ async fn cancelled_requests_stop_their_runs() {
             client.cancel().await.unwrap();
         }
     }
+}
+
+/// Issue 32 §4: 70 connections that never finish their headers, against a server limited to 64 open
+/// files, locked a real client out (and the accept loop spun at 100% CPU on EMFILE). Connections are
+/// capped below the descriptor limit now, and a new one takes the place of the oldest that is not
+/// serving a request: the real client is answered while the silent ones stay open.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn silent_connections_cannot_lock_a_client_out() {
+    use tokio::io::AsyncWriteExt;
+    let mut command = binary();
+    // SAFETY: setrlimit is async-signal-safe and touches only the child's own limits.
+    unsafe {
+        command.pre_exec(|| {
+            let limit = libc::rlimit {
+                rlim_cur: 64,
+                rlim_max: 64,
+            };
+            if libc::setrlimit(libc::RLIMIT_NOFILE, &limit) == 0 {
+                Ok(())
+            } else {
+                Err(std::io::Error::last_os_error())
+            }
+        });
+    }
+    let (_server, policy, _stderr) = http_server_with(command, &[]).await;
+    let url = policy.trim().rsplit_once("listen=").unwrap().1.to_string();
+    let authority = url
+        .trim_start_matches("http://")
+        .split('/')
+        .next()
+        .unwrap()
+        .to_string();
+    let mut silent = Vec::new();
+    for _ in 0..80 {
+        let mut stream = tokio::net::TcpStream::connect(&authority).await.unwrap();
+        let _ = stream
+            .write_all(format!("POST /mcp HTTP/1.1\r\nHost: {authority}\r\n").as_bytes())
+            .await;
+        silent.push(stream);
+    }
+    tokio::time::sleep(std::time::Duration::from_millis(300)).await;
+    let (status, response) = post_initialize(&url, None).await;
+    assert_eq!(status, 200, "{response}");
+    drop(silent);
+}
+
+/// A connection that does not finish its headers is closed after the header timeout (10 s; before,
+/// never), and so is an idle keep-alive one.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn half_open_and_idle_connections_are_closed() {
+    use tokio::io::{AsyncReadExt, AsyncWriteExt};
+    let (_server, policy, _stderr) = http_server(&[]).await;
+    let url = policy.trim().rsplit_once("listen=").unwrap().1.to_string();
+    let authority = url
+        .trim_start_matches("http://")
+        .split('/')
+        .next()
+        .unwrap()
+        .to_string();
+    let mut half_open = tokio::net::TcpStream::connect(&authority).await.unwrap();
+    half_open
+        .write_all(format!("POST /mcp HTTP/1.1\r\nHost: {authority}\r\n").as_bytes())
+        .await
+        .unwrap();
+    let idle = tokio::net::TcpStream::connect(&authority).await.unwrap();
+    for mut stream in [half_open, idle] {
+        let mut rest = Vec::new();
+        let read = tokio::time::timeout(
+            std::time::Duration::from_secs(30),
+            stream.read_to_end(&mut rest),
+        )
+        .await;
+        assert!(read.is_ok(), "the server kept a silent connection open");
+    }
+}
+
+/// Sessions are capped (1000): past it, a new client takes the place of one idle for a minute, or
+/// gets 503 while all are active (before, 13 000 `initialize`s cost 760 MB, each kept 300 s).
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn sessions_are_capped() {
+    let (_server, policy, _stderr) = http_server(&[]).await;
+    let url = policy.trim().rsplit_once("listen=").unwrap().1.to_string();
+    for n in 0..1000 {
+        let (status, response) = post_initialize(&url, None).await;
+        assert_eq!(status, 200, "initialize {n}: {response}");
+    }
+    let (status, response) = post_initialize(&url, None).await;
+    assert_eq!(status, 503, "{response}");
+    assert!(response.contains("holds 1000 sessions"), "{response}");
 }

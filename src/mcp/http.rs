@@ -3,6 +3,7 @@
 use std::convert::Infallible;
 use std::future::Future;
 use std::sync::Arc;
+use std::time::Duration;
 
 use bytes::Bytes;
 use http_body_util::{BodyExt as _, Full};
@@ -46,27 +47,37 @@ pub(super) async fn serve(
             config,
         ),
         sessions,
+        activity: Default::default(),
         allowed_origins,
     });
+    let connections = Arc::new(Connections::new(max_connections()));
+    let mut backoff = AcceptBackoff::default();
     tokio::pin!(shutdown);
     loop {
         tokio::select! {
             accepted = listener.accept() => {
-                let stream = match accepted.and_then(|(stream, _)| without_nagle(stream)) {
-                    Ok(stream) => stream,
-                    // A full fd table or a reset connection is no reason to stop serving.
-                    Err(_) => continue,
+                let stream = match accepted {
+                    Ok((stream, _)) => {
+                        backoff.reset();
+                        stream
+                    }
+                    // A full fd table is no reason to stop serving, nor to spin: wait a little
+                    // (longer each time) for connections to close.
+                    Err(e) => {
+                        if is_out_of_descriptors(&e) {
+                            backoff.wait().await;
+                        }
+                        continue;
+                    }
+                };
+                let Ok(stream) = without_nagle(stream) else { continue };
+                let Some(connection) = connections.admit() else {
+                    // Every connection is serving a request: refuse this one at once.
+                    tokio::spawn(refuse_busy(stream));
+                    continue;
                 };
                 let endpoint = endpoint.clone();
-                tokio::spawn(async move {
-                    let route = hyper::service::service_fn(move |request: Request<Incoming>| {
-                        let endpoint = endpoint.clone();
-                        async move { Ok::<Response<Body>, Infallible>(endpoint.route(request).await) }
-                    });
-                    let _ = hyper::server::conn::http1::Builder::new()
-                        .serve_connection(TokioIo::new(stream), route)
-                        .await;
-                });
+                tokio::spawn(serve_connection(stream, endpoint, connection));
             }
             signal = &mut shutdown => {
                 cancel.cancel();
@@ -76,13 +87,220 @@ pub(super) async fn serve(
     }
 }
 
+/// How long a client may take to send a request's headers, counted from when the connection is ready
+/// for one (so an idle keep-alive connection closes after it too), and its body.
+const HEADER_TIMEOUT: Duration = Duration::from_secs(10);
+const BODY_TIMEOUT: Duration = Duration::from_secs(30);
+
+/// The most connections served at once: half the descriptors this process may open (the rest are
+/// for MCP servers, workers and files), at most 1024.
+fn max_connections() -> usize {
+    let mut limit = libc::rlimit {
+        rlim_cur: 0,
+        rlim_max: 0,
+    };
+    // SAFETY: getrlimit writes the struct it is given.
+    let soft = if unsafe { libc::getrlimit(libc::RLIMIT_NOFILE, &mut limit) } == 0 {
+        usize::try_from(limit.rlim_cur).unwrap_or(usize::MAX)
+    } else {
+        1024
+    };
+    (soft / 2).clamp(4, 1024)
+}
+
+fn is_out_of_descriptors(error: &std::io::Error) -> bool {
+    matches!(
+        error.raw_os_error(),
+        Some(libc::EMFILE | libc::ENFILE | libc::ENOBUFS | libc::ENOMEM)
+    )
+}
+
+/// The wait after an `accept` that failed for want of descriptors: 10 ms, doubling to 1 s.
+#[derive(Default)]
+struct AcceptBackoff(u32);
+
+impl AcceptBackoff {
+    async fn wait(&mut self) {
+        let millis = (10u64 << self.0.min(7)).min(1000);
+        self.0 += 1;
+        tokio::time::sleep(Duration::from_millis(millis)).await;
+    }
+
+    fn reset(&mut self) {
+        self.0 = 0;
+    }
+}
+
+/// Serves one connection until it ends, times out, or is closed to make room for a new one.
+async fn serve_connection(
+    stream: tokio::net::TcpStream,
+    endpoint: Arc<Endpoint>,
+    connection: Admitted,
+) {
+    let busy = connection.busy.clone();
+    let route = hyper::service::service_fn(move |request: Request<Incoming>| {
+        let endpoint = endpoint.clone();
+        let serving = Serving::start(&busy);
+        async move {
+            let response = endpoint.route(request).await;
+            // Busy until the whole body is sent: a run's answer may stream for its duration.
+            Ok::<Response<Body>, Infallible>(response.map(|body| serving.hold_until_sent(body)))
+        }
+    });
+    let mut http = hyper::server::conn::http1::Builder::new();
+    http.timer(hyper_util::rt::TokioTimer::new())
+        .header_read_timeout(HEADER_TIMEOUT);
+    let serve = http.serve_connection(TokioIo::new(stream), route);
+    tokio::select! {
+        _ = serve => {}
+        _ = connection.evicted.notified() => {}
+    }
+}
+
+/// A connection that got no slot: `503`, then closed.
+async fn refuse_busy(mut stream: tokio::net::TcpStream) {
+    use tokio::io::AsyncWriteExt as _;
+    let reply = b"HTTP/1.1 503 Service Unavailable\r\nRetry-After: 1\r\nContent-Length: 0\r\n\
+                  Connection: close\r\n\r\n";
+    let _ = tokio::time::timeout(Duration::from_secs(1), stream.write_all(reply)).await;
+}
+
+/// The connections being served, at most `max`. A new one takes a free slot, or the slot of the
+/// oldest connection that is not serving a request (one that has not sent its headers yet, or an
+/// idle keep-alive one): slow or silent clients cannot lock a real one out, and no request in
+/// flight is cut.
+struct Connections {
+    max: usize,
+    next_id: std::sync::atomic::AtomicU64,
+    open: std::sync::Mutex<std::collections::BTreeMap<u64, Slot>>,
+}
+
+struct Slot {
+    busy: Arc<std::sync::atomic::AtomicUsize>,
+    evict: Arc<tokio::sync::Notify>,
+}
+
+/// A connection's place in [`Connections`], given back when it is dropped.
+struct Admitted {
+    id: u64,
+    connections: Arc<Connections>,
+    busy: Arc<std::sync::atomic::AtomicUsize>,
+    evicted: Arc<tokio::sync::Notify>,
+}
+
+impl Drop for Admitted {
+    fn drop(&mut self) {
+        self.connections.lock().remove(&self.id);
+    }
+}
+
+impl Connections {
+    fn new(max: usize) -> Self {
+        Self {
+            max,
+            next_id: Default::default(),
+            open: Default::default(),
+        }
+    }
+
+    fn lock(&self) -> std::sync::MutexGuard<'_, std::collections::BTreeMap<u64, Slot>> {
+        self.open.lock().unwrap_or_else(|e| e.into_inner())
+    }
+
+    fn admit(self: &Arc<Self>) -> Option<Admitted> {
+        use std::sync::atomic::Ordering;
+        let mut open = self.lock();
+        if open.len() >= self.max {
+            // Ids grow with time: the first idle one is the oldest.
+            let idle = open
+                .iter()
+                .find(|(_, slot)| slot.busy.load(Ordering::SeqCst) == 0)
+                .map(|(id, _)| *id)?;
+            if let Some(slot) = open.remove(&idle) {
+                slot.evict.notify_one();
+            }
+        }
+        let id = self.next_id.fetch_add(1, Ordering::Relaxed);
+        let slot = Slot {
+            busy: Arc::default(),
+            evict: Arc::default(),
+        };
+        let admitted = Admitted {
+            id,
+            connections: self.clone(),
+            busy: slot.busy.clone(),
+            evicted: slot.evict.clone(),
+        };
+        open.insert(id, slot);
+        Some(admitted)
+    }
+}
+
+/// One request in flight on a connection: counted from its headers until its response's body is sent.
+struct Serving(Arc<std::sync::atomic::AtomicUsize>);
+
+impl Serving {
+    fn start(busy: &Arc<std::sync::atomic::AtomicUsize>) -> Self {
+        busy.fetch_add(1, std::sync::atomic::Ordering::SeqCst);
+        Self(busy.clone())
+    }
+
+    fn hold_until_sent(self, body: Body) -> Body {
+        HeldBody {
+            body,
+            _serving: self,
+        }
+        .boxed()
+    }
+}
+
+impl Drop for Serving {
+    fn drop(&mut self) {
+        self.0.fetch_sub(1, std::sync::atomic::Ordering::SeqCst);
+    }
+}
+
+/// A response body that keeps its request counted as in flight while it lives.
+struct HeldBody {
+    body: Body,
+    _serving: Serving,
+}
+
+impl hyper::body::Body for HeldBody {
+    type Data = Bytes;
+    type Error = Infallible;
+
+    fn poll_frame(
+        mut self: std::pin::Pin<&mut Self>,
+        cx: &mut std::task::Context<'_>,
+    ) -> std::task::Poll<Option<Result<hyper::body::Frame<Bytes>, Infallible>>> {
+        std::pin::Pin::new(&mut self.body).poll_frame(cx)
+    }
+
+    fn is_end_stream(&self) -> bool {
+        self.body.is_end_stream()
+    }
+
+    fn size_hint(&self) -> hyper::body::SizeHint {
+        self.body.size_hint()
+    }
+}
+
 /// What every connection routes its requests to.
 struct Endpoint {
     service: StreamableHttpService<McpServer, LocalSessionManager>,
     sessions: Arc<LocalSessionManager>,
+    /// When each live session last made a request (for [`Endpoint::make_room`]).
+    activity: std::sync::Mutex<std::collections::HashMap<SessionId, std::time::Instant>>,
     allowed_origins: Arc<Vec<String>>,
     max_body_bytes: usize,
 }
+
+/// The most sessions the server keeps at once; each costs memory whether or not its client is still
+/// there. A new client past it takes the place of the session idle longest, if that one has been
+/// idle for [`EVICTABLE_IDLE`]; else it gets `503`.
+const MAX_SESSIONS: usize = 1000;
+const EVICTABLE_IDLE: Duration = Duration::from_secs(60);
 
 impl Endpoint {
     /// Origin check, then `/mcp` to rmcp, with the JSON-RPC and HTTP answers the spec asks for where
@@ -96,6 +314,12 @@ impl Endpoint {
         }
         if request.uri().path() != MCP_PATH {
             return not_found();
+        }
+        if let Some(id) = session_of(&request) {
+            let mut activity = self.activity();
+            if let Some(last) = activity.get_mut(&id) {
+                *last = std::time::Instant::now();
+            }
         }
         match *request.method() {
             hyper::Method::POST => self.post(request).await,
@@ -113,13 +337,37 @@ impl Endpoint {
                 let essence = v.split_once(';').map_or(v, |(essence, _)| essence);
                 essence.trim().eq_ignore_ascii_case("application/json")
             });
+        let new_session = session_of(&request).is_none();
+        if new_session && !self.make_room().await {
+            return json_error(
+                StatusCode::SERVICE_UNAVAILABLE,
+                -32000,
+                &format!(
+                    "Service Unavailable: the server holds {MAX_SESSIONS} sessions, all active in the \
+                     last {} s; try again later",
+                    EVICTABLE_IDLE.as_secs()
+                ),
+                serde_json::Value::Null,
+            );
+        }
         let (parts, body) = request.into_parts();
-        let body = match http_body_util::Limited::new(body, self.max_body_bytes)
-            .collect()
-            .await
-        {
-            Ok(collected) => collected.to_bytes(),
+        let collected = tokio::time::timeout(
+            BODY_TIMEOUT,
+            http_body_util::Limited::new(body, self.max_body_bytes).collect(),
+        )
+        .await;
+        let body = match collected {
+            Ok(Ok(collected)) => collected.to_bytes(),
             Err(_) => {
+                return plain(
+                    StatusCode::REQUEST_TIMEOUT,
+                    format!(
+                        "Request Timeout: the body did not arrive within {} s",
+                        BODY_TIMEOUT.as_secs()
+                    ),
+                );
+            }
+            Ok(Err(_)) => {
                 return plain(
                     StatusCode::PAYLOAD_TOO_LARGE,
                     format!(
@@ -137,19 +385,65 @@ impl Endpoint {
             // The content type was right: rmcp could not read the body as a JSON-RPC message.
             return not_json_rpc(&body);
         }
+        if new_session
+            && let Some(id) = response
+                .headers()
+                .get(HEADER_SESSION_ID)
+                .and_then(|v| v.to_str().ok())
+        {
+            self.activity()
+                .insert(SessionId::from(id), std::time::Instant::now());
+        }
         response
     }
 
+    fn activity(
+        &self,
+    ) -> std::sync::MutexGuard<'_, std::collections::HashMap<SessionId, std::time::Instant>> {
+        self.activity.lock().unwrap_or_else(|e| e.into_inner())
+    }
+
+    /// Whether a new session may start: under [`MAX_SESSIONS`], or after closing the session idle
+    /// longest when it has been idle for [`EVICTABLE_IDLE`].
+    async fn make_room(&self) -> bool {
+        let live: std::collections::HashSet<SessionId> = self
+            .sessions
+            .sessions
+            .read()
+            .await
+            .keys()
+            .cloned()
+            .collect();
+        if live.len() < MAX_SESSIONS {
+            return true;
+        }
+        let idlest = {
+            let mut activity = self.activity();
+            // Sessions rmcp ended on its own (its keep-alive) are gone from its table.
+            activity.retain(|id, _| live.contains(id));
+            activity
+                .iter()
+                .min_by_key(|(_, last)| **last)
+                .filter(|(_, last)| last.elapsed() >= EVICTABLE_IDLE)
+                .map(|(id, _)| id.clone())
+        };
+        let Some(idlest) = idlest else {
+            return false;
+        };
+        self.activity().remove(&idlest);
+        let _ = self.sessions.close_session(&idlest).await;
+        true
+    }
+
     async fn delete(&self, request: Request<Incoming>) -> Response<Body> {
-        let session = request
-            .headers()
-            .get(HEADER_SESSION_ID)
-            .and_then(|v| v.to_str().ok())
-            .map(SessionId::from);
+        let session = session_of(&request);
         if let Some(session) = &session
             && !self.sessions.has_session(session).await.unwrap_or(false)
         {
             return plain(StatusCode::NOT_FOUND, "Not Found: Session not found".into());
+        }
+        if let Some(session) = &session {
+            self.activity().remove(session);
         }
         let mut response = self.service.handle(request).await;
         if response.status() == StatusCode::ACCEPTED {
@@ -158,6 +452,15 @@ impl Endpoint {
         }
         response
     }
+}
+
+/// The session a request names (`Mcp-Session-Id`).
+fn session_of(request: &Request<Incoming>) -> Option<SessionId> {
+    request
+        .headers()
+        .get(HEADER_SESSION_ID)
+        .and_then(|v| v.to_str().ok())
+        .map(SessionId::from)
 }
 
 /// 400 for a POST body that is not a JSON-RPC message: -32700 if it is not JSON, -32600 if it is JSON
