@@ -1221,3 +1221,94 @@ async fn sessions_are_capped() {
     assert_eq!(status, 503, "{response}");
     assert!(response.contains("holds 1000 sessions"), "{response}");
 }
+
+/// A new HTTP session at `url`, initialized: the headers its requests carry.
+async fn open_session(url: &str) -> String {
+    let (status, response) = post_initialize(url, None).await;
+    assert_eq!(status, 200, "{response}");
+    let session = response
+        .lines()
+        .find_map(|l| {
+            l.strip_prefix("mcp-session-id: ")
+                .or_else(|| l.strip_prefix("Mcp-Session-Id: "))
+        })
+        .unwrap_or_else(|| panic!("no session id: {response}"))
+        .trim()
+        .to_string();
+    let headers = format!("Mcp-Session-Id: {session}\r\nMcp-Protocol-Version: 2025-06-18\r\n");
+    let initialized = r#"{"jsonrpc":"2.0","method":"notifications/initialized"}"#;
+    assert_eq!(raw_http(url, "POST", &headers, initialized).await.0, 202);
+    headers
+}
+
+/// Starts `execute_code(code)` in the session of `headers` on a connection of its own, which it returns
+/// (drop it to hang up).
+async fn start_execute(url: &str, headers: &str, code: &str) -> tokio::net::TcpStream {
+    use tokio::io::AsyncWriteExt;
+    let body = json!({"jsonrpc": "2.0", "id": 9, "method": "tools/call",
+        "params": {"name": "execute_code", "arguments": {"code": code}}})
+    .to_string();
+    let authority = url.trim_start_matches("http://").split('/').next().unwrap();
+    let request = format!(
+        "POST /mcp HTTP/1.1\r\nHost: {authority}\r\n{headers}Content-Type: application/json\r\n\
+         Accept: application/json, text/event-stream\r\nContent-Length: {}\r\n\r\n{body}",
+        body.len()
+    );
+    let mut stream = tokio::net::TcpStream::connect(authority).await.unwrap();
+    stream.write_all(request.as_bytes()).await.unwrap();
+    stream
+}
+
+/// The fresh runs one HTTP client may have at once: all the server's slots but one.
+fn per_client_runs() -> usize {
+    let workers = std::thread::available_parallelism().map_or(2, |n| n.get().max(2));
+    workers - 1
+}
+
+/// `execute_code("return 'hello'")` in the session of `headers`: the text of the reply's value.
+async fn hello(url: &str, headers: &str) -> String {
+    let body = json!({"jsonrpc": "2.0", "id": 2, "method": "tools/call",
+        "params": {"name": "execute_code", "arguments": {"code": "return 'hello'"}}})
+    .to_string();
+    let (_, response) = raw_http(url, "POST", headers, &body).await;
+    response
+        .lines()
+        .find_map(|l| l.strip_prefix("data: ").filter(|d| d.starts_with('{')))
+        .unwrap_or_default()
+        .to_string()
+}
+
+/// Issue 32 §4: a client that hangs up cancels its runs (before, they ran to their end and held their
+/// slots: eight hung-up `sleep(10)`s delayed everyone 80 s). The client's next run is served at once.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_client_that_hangs_up_cancels_its_runs() {
+    let (_server, policy, _stderr) = http_server(&[]).await;
+    let url = policy.trim().rsplit_once("listen=").unwrap().1.to_string();
+    let headers = open_session(&url).await;
+    let mut hung_up = Vec::new();
+    // As many as the server has slots: one waits for its turn when it hangs up.
+    for _ in 0..per_client_runs() + 1 {
+        hung_up.push(start_execute(&url, &headers, "import time\ntime.sleep(60)").await);
+    }
+    tokio::time::sleep(std::time::Duration::from_millis(500)).await;
+    drop(hung_up);
+    let reply = hello(&url, &headers).await;
+    assert!(reply.contains("hello"), "{reply}");
+}
+
+/// One client's burst of runs does not queue ahead of another client's run (fair slots).
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn one_clients_burst_does_not_starve_another() {
+    let (_server, policy, _stderr) = http_server(&[]).await;
+    let url = policy.trim().rsplit_once("listen=").unwrap().1.to_string();
+    let greedy = open_session(&url).await;
+    let mut burst = Vec::new();
+    for _ in 0..per_client_runs() + 4 {
+        burst.push(start_execute(&url, &greedy, "import time\ntime.sleep(60)").await);
+    }
+    tokio::time::sleep(std::time::Duration::from_millis(500)).await;
+    let other = open_session(&url).await;
+    let reply = hello(&url, &other).await;
+    assert!(reply.contains("hello"), "{reply}");
+    drop(burst);
+}

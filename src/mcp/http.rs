@@ -350,6 +350,9 @@ impl Endpoint {
                 serde_json::Value::Null,
             );
         }
+        let (hang_up, gone) = HangUp::new();
+        let mut request = request;
+        request.extensions_mut().insert(gone);
         let (parts, body) = request.into_parts();
         let collected = tokio::time::timeout(
             BODY_TIMEOUT,
@@ -394,7 +397,7 @@ impl Endpoint {
             self.activity()
                 .insert(SessionId::from(id), std::time::Instant::now());
         }
-        response
+        response.map(|body| hang_up.watch(body))
     }
 
     fn activity(
@@ -451,6 +454,88 @@ impl Endpoint {
             *response.body_mut() = Full::new(Bytes::new()).boxed();
         }
         response
+    }
+}
+
+/// Resolves when the client that sent a request hung up before its whole response was sent: its run
+/// (or hybrid call) is cancelled then, instead of running on for nobody and holding a slot. The
+/// handler finds it in the request's `http::request::Parts`, which rmcp passes on.
+#[derive(Clone)]
+pub(crate) struct ClientGone(tokio::sync::watch::Receiver<bool>);
+
+impl ClientGone {
+    /// Waits until the client is gone; never resolves for a client that stays.
+    pub(crate) async fn wait(mut self) {
+        if self.0.wait_for(|gone| *gone).await.is_err() {
+            // The response was sent whole: the client did not hang up on it.
+            std::future::pending::<()>().await;
+        }
+    }
+}
+
+/// The sending side of [`ClientGone`]: fires when dropped before the response body ended (the
+/// connection closed, or hyper dropped the request's future).
+struct HangUp {
+    gone: tokio::sync::watch::Sender<bool>,
+    finished: bool,
+}
+
+impl HangUp {
+    fn new() -> (Self, ClientGone) {
+        let (gone, watch) = tokio::sync::watch::channel(false);
+        (
+            Self {
+                gone,
+                finished: false,
+            },
+            ClientGone(watch),
+        )
+    }
+
+    fn watch(self, body: Body) -> Body {
+        WatchedBody {
+            body,
+            hang_up: self,
+        }
+        .boxed()
+    }
+}
+
+impl Drop for HangUp {
+    fn drop(&mut self) {
+        if !self.finished {
+            self.gone.send_replace(true);
+        }
+    }
+}
+
+/// A response body whose end tells its [`HangUp`] the client got everything.
+struct WatchedBody {
+    body: Body,
+    hang_up: HangUp,
+}
+
+impl hyper::body::Body for WatchedBody {
+    type Data = Bytes;
+    type Error = Infallible;
+
+    fn poll_frame(
+        mut self: std::pin::Pin<&mut Self>,
+        cx: &mut std::task::Context<'_>,
+    ) -> std::task::Poll<Option<Result<hyper::body::Frame<Bytes>, Infallible>>> {
+        let frame = std::pin::Pin::new(&mut self.body).poll_frame(cx);
+        if matches!(frame, std::task::Poll::Ready(None)) {
+            self.hang_up.finished = true;
+        }
+        frame
+    }
+
+    fn is_end_stream(&self) -> bool {
+        self.body.is_end_stream()
+    }
+
+    fn size_hint(&self) -> hyper::body::SizeHint {
+        self.body.size_hint()
     }
 }
 

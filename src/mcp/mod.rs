@@ -133,8 +133,8 @@ struct State {
     runtime: Toolplane,
     /// The shared session, when on; its lock serialises runs in arrival order (tokio's mutex is fair).
     session: Option<tokio::sync::Mutex<Session>>,
-    /// Bounds parallel fresh runs.
-    fresh_slots: tokio::sync::Semaphore,
+    /// Bounds parallel fresh runs, fairly between clients.
+    fresh_slots: FreshSlots,
     transport: Transport,
     live: Live,
     tools: Vec<Tool>,
@@ -212,7 +212,7 @@ impl McpServer {
                 capabilities_changed: tokio::sync::watch::Sender::new(0),
                 runtime,
                 session,
-                fresh_slots: tokio::sync::Semaphore::new(workers),
+                fresh_slots: FreshSlots::new(workers),
                 transport,
                 live,
             }),
@@ -288,7 +288,7 @@ impl McpServer {
             crate::capabilities::Submitted::Answered(reply) => reply,
             crate::capabilities::Submitted::Pending(call) => tokio::select! {
                 reply = rx => reply.unwrap_or_else(|_| Err(crate::HostError::runtime(format!("{capability} was dropped")))),
-                () = context.ct.cancelled() => {
+                () = abandoned(context) => {
                     call.abort();
                     Err(crate::HostError::runtime(format!("{capability} was cancelled by the client")))
                 }
@@ -387,19 +387,20 @@ impl McpServer {
         args: ExecuteCodeArgs,
         context: &RequestContext<RoleServer>,
     ) -> Result<CallToolResult, McpError> {
-        let cancelled = &context.ct;
         if let Some(refused) = refused_backend_or_packages(&args) {
             return run_result(&refused);
         }
         let cancel = crate::CancelToken::new();
         let _stop_on_cancel = StopOnCancel(tokio::spawn({
             let cancel = cancel.clone();
-            let cancelled = cancelled.clone();
+            let abandoned = abandoned(context);
             async move {
-                cancelled.cancelled().await;
+                abandoned.await;
                 cancel.cancel();
             }
         }));
+        let cancelled = abandoned(context);
+        tokio::pin!(cancelled);
         let not_run = || McpError::internal_error(crate::cancel::CANCELLED_MESSAGE, None);
         // The run blocks this worker thread (block_in_place moves the runtime's other tasks off it):
         // no hand-off to a blocking-pool thread and back, which costs two thread wake-ups per run.
@@ -407,7 +408,7 @@ impl McpServer {
             Some(session) => {
                 let session = tokio::select! {
                     session = session.lock() => session,
-                    () = cancelled.cancelled() => return Err(not_run()),
+                    () = &mut cancelled => return Err(not_run()),
                 };
                 tokio::task::block_in_place(|| {
                     session.execute_cancellable(&args.code, args.inputs, &cancel)
@@ -415,10 +416,10 @@ impl McpServer {
             }
             None => {
                 let _slot = tokio::select! {
-                    slot = self.state.fresh_slots.acquire() => {
+                    slot = self.state.fresh_slots.acquire(client_of(context)) => {
                         slot.map_err(|e| McpError::internal_error(e.to_string(), None))?
                     }
-                    () = cancelled.cancelled() => return Err(not_run()),
+                    () = &mut cancelled => return Err(not_run()),
                 };
                 tokio::task::block_in_place(|| {
                     self.state
@@ -870,6 +871,112 @@ const SPEC_METHODS: &[&str] = &[
     "tasks/list",
     "tasks/cancel",
 ];
+
+/// Resolves when the request's client cancelled it (`notifications/cancelled`) or, over HTTP, hung up
+/// before its answer was sent.
+fn abandoned(context: &RequestContext<RoleServer>) -> impl Future<Output = ()> + Send + 'static {
+    let cancelled = context.ct.clone();
+    let gone = context
+        .extensions
+        .get::<hyper::http::request::Parts>()
+        .and_then(|parts| parts.extensions.get::<http::ClientGone>())
+        .cloned();
+    async move {
+        match gone {
+            Some(gone) => tokio::select! {
+                () = cancelled.cancelled() => {}
+                () = gone.wait() => {}
+            },
+            None => cancelled.cancelled().await,
+        }
+    }
+}
+
+/// Which client a request came from, for [`FreshSlots`]: its HTTP session, if any.
+fn client_of(context: &RequestContext<RoleServer>) -> Option<String> {
+    let parts = context.extensions.get::<hyper::http::request::Parts>()?;
+    let id = parts.headers.get("mcp-session-id")?.to_str().ok()?;
+    Some(id.to_string())
+}
+
+/// The slots fresh runs take: at most `workers` runs at once, and each client at most `workers - 1`
+/// of them (at least one), waiting for its own turn before it joins the shared queue, so one client's
+/// burst cannot queue ahead of everyone else or hold every slot.
+struct FreshSlots {
+    shared: tokio::sync::Semaphore,
+    per_client: usize,
+    clients: std::sync::Mutex<std::collections::HashMap<String, Arc<tokio::sync::Semaphore>>>,
+}
+
+/// A run's slot: its client's and the shared one, given back when dropped.
+struct FreshSlot<'a> {
+    _shared: tokio::sync::SemaphorePermit<'a>,
+    _client: Option<ClientPermit<'a>>,
+}
+
+/// One client's permit; its semaphore leaves the table with its last run.
+struct ClientPermit<'a> {
+    slots: &'a FreshSlots,
+    client: String,
+    permit: Option<tokio::sync::OwnedSemaphorePermit>,
+}
+
+impl Drop for ClientPermit<'_> {
+    fn drop(&mut self) {
+        drop(self.permit.take());
+        let mut clients = self.slots.lock();
+        if clients
+            .get(&self.client)
+            .is_some_and(|s| Arc::strong_count(s) == 1)
+        {
+            clients.remove(&self.client);
+        }
+    }
+}
+
+impl FreshSlots {
+    fn new(workers: usize) -> Self {
+        Self {
+            shared: tokio::sync::Semaphore::new(workers),
+            per_client: workers.saturating_sub(1).max(1),
+            clients: Default::default(),
+        }
+    }
+
+    fn lock(
+        &self,
+    ) -> std::sync::MutexGuard<'_, std::collections::HashMap<String, Arc<tokio::sync::Semaphore>>>
+    {
+        self.clients.lock().unwrap_or_else(|e| e.into_inner())
+    }
+
+    async fn acquire(
+        &self,
+        client: Option<String>,
+    ) -> Result<FreshSlot<'_>, tokio::sync::AcquireError> {
+        let client = match client {
+            None => None,
+            Some(client) => {
+                let mut permit = ClientPermit {
+                    slots: self,
+                    client,
+                    permit: None,
+                };
+                let own = self
+                    .lock()
+                    .entry(permit.client.clone())
+                    .or_insert_with(|| Arc::new(tokio::sync::Semaphore::new(self.per_client)))
+                    .clone();
+                permit.permit = Some(own.acquire_owned().await?);
+                Some(permit)
+            }
+        };
+        Ok(FreshSlot {
+            _shared: self.shared.acquire().await?,
+            _client: client,
+        })
+    }
+}
 
 /// Ends the task that turns a request's cancellation into its run's cancel, when the run is over.
 struct StopOnCancel(tokio::task::JoinHandle<()>);
