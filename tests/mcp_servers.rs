@@ -601,6 +601,28 @@ fn hostile_server(mode: &str) -> String {
     )
 }
 
+/// A reply with millions of values is refused before the host parses it (before, a 60 MB line of 20
+/// million objects took the host to 2.7 GB): the call is a `RuntimeError` that says why, and the
+/// server's next call is answered.
+#[test]
+fn a_reply_with_too_many_values_is_refused_unparsed() {
+    for isolation in isolations() {
+        let mut config = config_with(&hostile_server("complex"));
+        config.toolplane.isolation = Some(isolation);
+        let runtime = Toolplane::new(config).unwrap();
+        let (kind, message) = err(runtime.execute("return await bad_huge()", None).unwrap());
+        assert_eq!(kind, "RuntimeError", "{isolation:?}: {message}");
+        assert!(
+            message.contains("more than 1000000 JSON values"),
+            "{isolation:?}: {message}"
+        );
+        assert_eq!(
+            ok(runtime.execute("return await bad_ok()", None).unwrap()),
+            "called"
+        );
+    }
+}
+
 /// A server's tool list is bounded work for the host: a tool whose name or schema is oversized is
 /// skipped, a long description is shortened, and a list that pages without end is cut off (before, a
 /// 30 MiB tool name cost every run its copy, and endless pagination grew the host past 1 GB).

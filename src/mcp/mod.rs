@@ -23,6 +23,7 @@ mod http;
 mod hybrid;
 mod logging;
 mod null_id;
+mod reply_bounds;
 pub(crate) mod servers;
 mod text;
 

@@ -817,6 +817,7 @@ async fn connect_stdio(
         let prefix = format!("[mcp {}] ", printable(name));
         tokio::spawn(forward_stderr(prefix, stderr));
     }
+    let stdout = super::reply_bounds::BoundedReplies::new(stdout, MAX_MESSAGE_BYTES);
     let transport = AsyncRwTransport::<RoleClient, _, _>::new(stdout, stdin)
         .with_max_line_length(MAX_MESSAGE_BYTES);
     let service = ()
