@@ -187,6 +187,65 @@ fn a_config_that_names_toolplane_itself_does_not_loop() {
     );
 }
 
+/// A server that unsets the loop guard's variable before starting toolplane again once made an endless
+/// chain; ancestors cannot be unset: the chain ends within `MAX_CHAIN` (8) levels.
+#[test]
+fn a_wrapper_that_drops_the_guard_variable_does_not_loop() {
+    let dir = tempfile::tempdir().unwrap();
+    let levels = dir.path().join("levels");
+    let wrapper = dir.path().join("wrapper.sh");
+    std::fs::write(
+        &wrapper,
+        format!(
+            "#!/bin/sh\necho level >> {levels:?}\nunset TOOLPLANE_MCP_CHAIN\ncd {dir:?}\n\
+             exec {exe:?} serve mcp --config toolplane.toml --isolation in-process\n",
+            dir = dir.path(),
+            exe = env!("CARGO_BIN_EXE_toolplane"),
+        ),
+    )
+    .unwrap();
+    std::fs::set_permissions(
+        &wrapper,
+        std::os::unix::fs::PermissionsExt::from_mode(0o755),
+    )
+    .unwrap();
+    std::fs::write(
+        dir.path().join("toolplane.toml"),
+        format!(
+            "[mcp.servers.me]\ncommand = {:?}\ntimeout = 60\n",
+            wrapper.display().to_string()
+        ),
+    )
+    .unwrap();
+    // The top stays up a while (a server it starts lives as long as it does).
+    std::fs::write(
+        dir.path().join("s.py"),
+        "import time\ntime.sleep(6)\nreturn 1",
+    )
+    .unwrap();
+    let _ = run_ok(dir.path(), &["run", "--config", "toolplane.toml", "s.py"]);
+    let count = || {
+        std::fs::read_to_string(&levels)
+            .map(|t| t.lines().count())
+            .unwrap_or(0)
+    };
+    // Let a chain that would not end show it.
+    let mut last = count();
+    for _ in 0..20 {
+        std::thread::sleep(std::time::Duration::from_millis(500));
+        let now = count();
+        if now == last && now > 0 {
+            break;
+        }
+        last = now;
+    }
+    let levels = count();
+    assert!(
+        (1..=9).contains(&levels),
+        "{levels} levels of toolplane started"
+    );
+}
+
 /// Through the CLI: a server that cannot start, one whose secret is missing and one that never answers
 /// are each skipped with one line naming them (never a secret's value); the others work.
 #[test]

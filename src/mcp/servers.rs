@@ -116,11 +116,48 @@ fn loop_guard(servers: &BTreeMap<String, McpServerConfig>) -> Result<String, Str
             links.len() + 1
         ));
     }
+    // The variable is the server's to keep or drop (a wrapper script may unset it); its ancestors are
+    // not. Counted by name, which a non-dumpable ancestor still shows.
+    let same_ancestors = ancestors_named_like_this_process();
+    if same_ancestors >= MAX_CHAIN {
+        return Err(format!(
+            "not started: {} processes named like this one above it, each starting the next (an MCP \
+             server loop)",
+            same_ancestors
+        ));
+    }
     Ok(links
         .into_iter()
         .chain([fingerprint.as_str()])
         .collect::<Vec<_>>()
         .join(","))
+}
+
+/// How many ancestors of this process have its name (`/proc/PID/comm`), up to the first that cannot
+/// be read or `MAX_CHAIN + 1`; 0 where there is no `/proc`.
+fn ancestors_named_like_this_process() -> usize {
+    fn parent_and_name(pid: &str) -> Option<(String, String)> {
+        let stat = std::fs::read_to_string(format!("/proc/{pid}/stat")).ok()?;
+        // "PID (comm) STATE PPID ...": comm may hold spaces and parentheses; it ends at the last ')'.
+        let (head, tail) = stat.rsplit_once(')')?;
+        let name = head.split_once('(')?.1.to_string();
+        let parent = tail.split_whitespace().nth(1)?.to_string();
+        Some((parent, name))
+    }
+    let Some((mut pid, own)) = parent_and_name("self") else {
+        return 0;
+    };
+    let mut same = 0;
+    while pid != "0" && pid != "1" && same <= MAX_CHAIN {
+        let Some((parent, name)) = parent_and_name(&pid) else {
+            break;
+        };
+        if name == own {
+            same += 1;
+        }
+        pid = parent;
+    }
+    same
 }
 
 /// How many toolplanes may be MCP servers of one another in a row.
