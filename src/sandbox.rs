@@ -10,3 +10,11 @@ pub use crate::vm::{
     ALLOWED_IMPORTS, CountingAllocator, SESSION_DISPLAY_NAME, SNIPPET_DISPLAY_NAME,
     SNIPPET_FILENAME, request_interrupt,
 };
+
+/// For toolplane's own tests: lets snippets make their VM panic (`_toolplane_host._panic_probe()`) in
+/// this process's in-process runs and in the workers it starts after the call, to test that a panic is
+/// reported and the engine carries on. Not for applications.
+#[doc(hidden)]
+pub fn enable_test_hooks() {
+    crate::vm::test_hooks::enable_panic_probe();
+}

@@ -15,10 +15,12 @@ use toolplane::{Config, Isolation, Toolplane};
 #[global_allocator]
 static ALLOC: toolplane::CountingAllocator = toolplane::CountingAllocator;
 
-/// RustPython's code generator panics on this (`MalformedControlFlowGraph`).
-const CODEGEN_PANIC: &str = "compile('1' + '<1' * 1000000, 'x', 'exec')";
+/// A panic inside the VM, through the test hook (`toolplane::sandbox::enable_test_hooks`; the CLI's
+/// `TOOLPLANE_TEST_HOOKS`). It was a code-generator panic once, which is a `MemoryError` now.
+const VM_PANIC: &str = "import sys\nsys.modules['_toolplane_host']._panic_probe()";
 
 fn config(isolation: Isolation) -> Config {
+    toolplane::sandbox::enable_test_hooks();
     let mut config = Config::default();
     config.toolplane.isolation = Some(isolation);
     config.toolplane.worker_path = Some(env!("CARGO_BIN_EXE_toolplane").into());
@@ -53,7 +55,7 @@ fn fresh_runs_carry_on_after_a_vm_panic() {
             .unwrap());
         for round in 0..2 {
             assert_panic_reported(
-                rt.execute(CODEGEN_PANIC, None).unwrap(),
+                rt.execute(VM_PANIC, None).unwrap(),
                 &format!("{isolation:?} fresh, round {round}"),
             );
             for _ in 0..40 {
@@ -78,7 +80,7 @@ fn a_session_carries_on_after_a_vm_panic() {
         let session = rt.session();
         ok(session.execute("kept = 41", None).unwrap());
         assert_panic_reported(
-            session.execute(CODEGEN_PANIC, None).unwrap(),
+            session.execute(VM_PANIC, None).unwrap(),
             &format!("{isolation:?} session"),
         );
         for _ in 0..100 {
@@ -102,7 +104,7 @@ fn the_cli_runs_the_next_session_file_after_a_vm_panic() {
     let dir = tempfile::tempdir().unwrap();
     let panics = dir.path().join("a.py");
     let after = dir.path().join("b.py");
-    std::fs::write(&panics, CODEGEN_PANIC).unwrap();
+    std::fs::write(&panics, VM_PANIC).unwrap();
     std::fs::write(
         &after,
         "rows = [str(i) * 10 for i in range(20000)]\nprint(len(rows))\n",
@@ -110,6 +112,7 @@ fn the_cli_runs_the_next_session_file_after_a_vm_panic() {
     .unwrap();
     for isolation in ["in-process", "process"] {
         let out = std::process::Command::new(env!("CARGO_BIN_EXE_toolplane"))
+            .env("TOOLPLANE_TEST_HOOKS", "1")
             .args(["run", "--session", "--isolation", isolation])
             .arg(&panics)
             .arg(&after)
@@ -130,6 +133,27 @@ fn the_cli_runs_the_next_session_file_after_a_vm_panic() {
         );
         assert!(
             stderr.contains("SandboxCrashedError"),
+            "{isolation}: {stderr}"
+        );
+    }
+}
+
+/// Without the hooks the panic probe is a `RuntimeError`, in both engines.
+#[test]
+fn the_panic_probe_is_inert_without_the_hooks() {
+    let dir = tempfile::tempdir().unwrap();
+    let probe = dir.path().join("probe.py");
+    std::fs::write(&probe, VM_PANIC).unwrap();
+    for isolation in ["in-process", "process"] {
+        let out = std::process::Command::new(env!("CARGO_BIN_EXE_toolplane"))
+            .env_remove("TOOLPLANE_TEST_HOOKS")
+            .args(["run", "--isolation", isolation])
+            .arg(&probe)
+            .output()
+            .unwrap();
+        let stderr = String::from_utf8_lossy(&out.stderr);
+        assert!(
+            stderr.contains("RuntimeError: test hooks are off"),
             "{isolation}: {stderr}"
         );
     }

@@ -162,6 +162,10 @@ impl<T: std::fmt::Display> From<T> for UsageError {
 
 /// Entry point of the `toolplane` binary.
 pub fn main() -> ExitCode {
+    // The test hooks' variable also lets this process's in-process runs use the panic probe.
+    if std::env::var_os(crate::engine::TEST_HOOKS_ENV).is_some() {
+        crate::sandbox::enable_test_hooks();
+    }
     std::panic::set_hook(Box::new(|info| {
         // A panic inside an in-process VM is caught there and becomes the run's error.
         if std::thread::current().name() == Some(crate::engine::SANDBOX_THREAD) {

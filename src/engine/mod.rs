@@ -27,6 +27,11 @@ pub(crate) use in_process::InProcessEngine;
 #[cfg(target_os = "linux")]
 pub(crate) use process::ProcessEngine;
 
+/// Set (to anything) in the host's environment to give the zygote's interpreters the test hooks
+/// (`_toolplane_host._jail_probe`, `_panic_probe`; the CLI's in-process runs get the panic probe):
+/// for this crate's own tests only.
+pub(crate) const TEST_HOOKS_ENV: &str = "TOOLPLANE_TEST_HOOKS";
+
 /// The name of the threads that run in-process VMs (a panic there is the run's error).
 pub(crate) const SANDBOX_THREAD: &str = "toolplane-sandbox";
 

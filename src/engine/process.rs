@@ -140,7 +140,11 @@ impl Zygote {
             .env("TZ", "UTC")
             .env(RECURSION_ENV, recursion_limit.to_string())
             .envs(std::env::var_os(NO_HUGE_PAGES_ENV).map(|v| (NO_HUGE_PAGES_ENV, v)))
-            .envs(std::env::var_os(TEST_HOOKS_ENV).map(|v| (TEST_HOOKS_ENV, v)))
+            .envs(
+                std::env::var_os(TEST_HOOKS_ENV)
+                    .or_else(|| crate::vm::test_hooks::panic_probe_enabled().then(|| "1".into()))
+                    .map(|v| (TEST_HOOKS_ENV, v)),
+            )
             .stdin(Stdio::from(OwnedFd::from(zygote_end)))
             .stdout(Stdio::null())
             .stderr(if std::env::var_os("TOOLPLANE_WORKER_DEBUG").is_some() {

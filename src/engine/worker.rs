@@ -34,9 +34,7 @@ pub(crate) const WORKER_ENV: &str = "TOOLPLANE_WORKER";
 pub(crate) const RECURSION_ENV: &str = "TOOLPLANE_WORKER_RECURSION";
 /// Set (to anything) to keep the zygote off huge pages: for comparisons (`cargo perf`).
 pub(crate) const NO_HUGE_PAGES_ENV: &str = "TOOLPLANE_NO_HUGE_PAGES";
-/// Set (to anything) in the host's environment to give the zygote's interpreters the test hooks
-/// (`_toolplane_host._jail_probe`): for this crate's own tests only.
-pub(crate) const TEST_HOOKS_ENV: &str = "TOOLPLANE_TEST_HOOKS";
+pub(crate) use super::TEST_HOOKS_ENV;
 /// Exit code of a child whose allocator failed (it then aborts; the SIGABRT handler exits with this).
 pub(crate) const EXIT_OUT_OF_MEMORY: i32 = 86;
 /// Address space a child may use beyond its memory limit: thread stacks, malloc arenas, the VM's own.

@@ -390,6 +390,16 @@ pub(crate) mod _toolplane_host {
         Err(vm.new_runtime_error("test hooks are off"))
     }
 
+    /// Test hook: panics inside the VM, so tests can see a run's panic reported and its engine carry
+    /// on. Raises unless the hooks are on (`test_hooks`).
+    #[pyfunction]
+    fn _panic_probe(vm: &VirtualMachine) -> PyResult<()> {
+        if super::super::test_hooks::panic_probe_enabled() {
+            panic!("test hook: a panic inside the VM");
+        }
+        Err(vm.new_runtime_error("test hooks are off"))
+    }
+
     /// `sys.unraisablehook` (and `sys.__unraisablehook__`): an exception nobody can catch (a raising
     /// `__del__`) is reported on the run's captured stderr, within its output budget. RustPython's own
     /// hook writes to `sys.stderr` and, when that is unusable (`sys.stderr = None`), to the host

@@ -1,13 +1,27 @@
 //! Hooks for this crate's own tests, off unless the process engine's zygote was started with
-//! `TOOLPLANE_TEST_HOOKS` in the host's environment (never in process).
+//! `TOOLPLANE_TEST_HOOKS` in the host's environment. In process only the panic probe can be turned
+//! on: by that variable in the environment of the `toolplane` CLI, or by
+//! `toolplane::sandbox::enable_test_hooks()` (the jail probe stays off there).
 
 use std::sync::atomic::{AtomicBool, Ordering};
 
 static ENABLED: AtomicBool = AtomicBool::new(false);
+static PANIC_PROBE: AtomicBool = AtomicBool::new(false);
 
 /// Turns the hooks on (or off) for this process and the children it forks.
 pub(crate) fn enable(on: bool) {
     ENABLED.store(on, Ordering::Relaxed);
+    PANIC_PROBE.store(on, Ordering::Relaxed);
+}
+
+/// Turns the panic probe on in this process (its in-process runs, and the workers it starts after).
+pub(crate) fn enable_panic_probe() {
+    PANIC_PROBE.store(true, Ordering::Relaxed);
+}
+
+/// Whether `_toolplane_host._panic_probe()` panics.
+pub(crate) fn panic_probe_enabled() -> bool {
+    PANIC_PROBE.load(Ordering::Relaxed)
 }
 
 /// Whether the hooks are on.
