@@ -197,8 +197,9 @@ pub(super) fn namespace_manifest(runtime: &Toolplane, live: Live) -> String {
     let limits = &config.limits;
     out.push_str(&format!(
         "\n## Limits\n\nEach run: {} s wall time (TimeoutError), {} MiB memory (MemoryError), {} bytes of \
-         output, recursion depth {} (RecursionError). No files, network, environment or processes: \
-         the functions above are the only door.\n",
+         output, recursion depth {} (RecursionError), {} calls started and not yet awaited \
+         (RuntimeError: await some, e.g. gather in batches). No files, network, environment or \
+         processes: the functions above are the only door.\n",
         limits.timeout_seconds,
         if live.session {
             config.session.max_memory_mb
@@ -207,6 +208,7 @@ pub(super) fn namespace_manifest(runtime: &Toolplane, live: Live) -> String {
         },
         limits.max_output_bytes,
         limits.max_recursion_depth,
+        limits.max_pending_calls,
     ));
     out
 }
