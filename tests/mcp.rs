@@ -424,6 +424,10 @@ async fn http_is_fail_closed_and_loopback() {
         ResourceContents::TextResourceContents { text, .. } => {
             assert!(!text.contains("## Session"), "{text}");
             assert!(text.contains("results store is disabled"), "{text}");
+            assert!(
+                text.contains("256 calls started and not yet awaited (RuntimeError"),
+                "{text}"
+            );
         }
         other => panic!("expected text, got {other:?}"),
     }
