@@ -144,7 +144,7 @@ async fn serve_connection(
         async move {
             let response = endpoint.route(request).await;
             // Busy until the whole body is sent: a run's answer may stream for its duration.
-            Ok::<Response<Body>, Infallible>(response.map(|body| serving.hold_until_sent(body)))
+            Ok::<Response<Body>, Infallible>(response.map(|body| guarded(body, serving)))
         }
     });
     let mut http = hyper::server::conn::http1::Builder::new();
@@ -244,15 +244,9 @@ impl Serving {
         busy.fetch_add(1, std::sync::atomic::Ordering::SeqCst);
         Self(busy.clone())
     }
-
-    fn hold_until_sent(self, body: Body) -> Body {
-        HeldBody {
-            body,
-            _serving: self,
-        }
-        .boxed()
-    }
 }
+
+impl BodyGuard for Serving {}
 
 impl Drop for Serving {
     fn drop(&mut self) {
@@ -260,13 +254,22 @@ impl Drop for Serving {
     }
 }
 
-/// A response body that keeps its request counted as in flight while it lives.
-struct HeldBody {
-    body: Body,
-    _serving: Serving,
+/// What a response body holds while it is sent: dropped with the body, told when it ended first.
+trait BodyGuard: Send + Sync + Unpin + 'static {
+    fn body_ended(&mut self) {}
 }
 
-impl hyper::body::Body for HeldBody {
+/// `body` holding `guard` until it is sent or dropped.
+fn guarded(body: Body, guard: impl BodyGuard) -> Body {
+    GuardedBody { body, guard }.boxed()
+}
+
+struct GuardedBody<G> {
+    body: Body,
+    guard: G,
+}
+
+impl<G: BodyGuard> hyper::body::Body for GuardedBody<G> {
     type Data = Bytes;
     type Error = Infallible;
 
@@ -274,7 +277,11 @@ impl hyper::body::Body for HeldBody {
         mut self: std::pin::Pin<&mut Self>,
         cx: &mut std::task::Context<'_>,
     ) -> std::task::Poll<Option<Result<hyper::body::Frame<Bytes>, Infallible>>> {
-        std::pin::Pin::new(&mut self.body).poll_frame(cx)
+        let frame = std::pin::Pin::new(&mut self.body).poll_frame(cx);
+        if matches!(frame, std::task::Poll::Ready(None)) {
+            self.guard.body_ended();
+        }
+        frame
     }
 
     fn is_end_stream(&self) -> bool {
@@ -397,7 +404,7 @@ impl Endpoint {
             self.activity()
                 .insert(SessionId::from(id), std::time::Instant::now());
         }
-        response.map(|body| hang_up.watch(body))
+        response.map(|body| guarded(body, hang_up))
     }
 
     fn activity(
@@ -491,13 +498,12 @@ impl HangUp {
             ClientGone(watch),
         )
     }
+}
 
-    fn watch(self, body: Body) -> Body {
-        WatchedBody {
-            body,
-            hang_up: self,
-        }
-        .boxed()
+/// Its body ended: the client got everything.
+impl BodyGuard for HangUp {
+    fn body_ended(&mut self) {
+        self.finished = true;
     }
 }
 
@@ -506,36 +512,6 @@ impl Drop for HangUp {
         if !self.finished {
             self.gone.send_replace(true);
         }
-    }
-}
-
-/// A response body whose end tells its [`HangUp`] the client got everything.
-struct WatchedBody {
-    body: Body,
-    hang_up: HangUp,
-}
-
-impl hyper::body::Body for WatchedBody {
-    type Data = Bytes;
-    type Error = Infallible;
-
-    fn poll_frame(
-        mut self: std::pin::Pin<&mut Self>,
-        cx: &mut std::task::Context<'_>,
-    ) -> std::task::Poll<Option<Result<hyper::body::Frame<Bytes>, Infallible>>> {
-        let frame = std::pin::Pin::new(&mut self.body).poll_frame(cx);
-        if matches!(frame, std::task::Poll::Ready(None)) {
-            self.hang_up.finished = true;
-        }
-        frame
-    }
-
-    fn is_end_stream(&self) -> bool {
-        self.body.is_end_stream()
-    }
-
-    fn size_hint(&self) -> hyper::body::SizeHint {
-        self.body.size_hint()
     }
 }
 
