@@ -13,6 +13,13 @@ static ALLOC: toolplane::CountingAllocator = toolplane::CountingAllocator;
 use common::{config_for, err, isolations, ok};
 use toolplane::{Isolation, Toolplane};
 
+/// A runtime whose runs may use `mb` MiB.
+fn memory_limited(isolation: Isolation, mb: usize) -> Toolplane {
+    let mut config = config_for(isolation);
+    config.limits.max_memory_mb = mb;
+    Toolplane::new(config).unwrap()
+}
+
 fn runtime(isolation: Isolation, timeout_seconds: f64) -> Toolplane {
     let mut config = config_for(isolation);
     config.limits.timeout_seconds = timeout_seconds;
@@ -167,9 +174,7 @@ fn growth_inside_the_vm_is_a_memory_error_not_an_abort() {
         "x = {i: None for i in range(80_000_000)}",
     ];
     for isolation in isolations() {
-        let mut config = config_for(isolation);
-        config.limits.max_memory_mb = 256;
-        let rt = Toolplane::new(config).unwrap();
+        let rt = memory_limited(isolation, 256);
         for shape in shapes {
             let (kind, message) = err(rt.execute(shape, None).unwrap());
             assert_eq!(kind, "MemoryError", "{isolation:?}: {shape}: {message}");
@@ -228,9 +233,7 @@ fn texts_made_from_huge_values_do_not_abort_the_host() {
 fn a_huge_capability_name_is_an_unknown_capability_not_an_abort() {
     let snippet = "name = 'A' * (200 << 20)\ntry:\n    await call_tool(name, {})\nexcept LookupError as e:\n    return [type(e).__name__, len(str(e))]";
     for isolation in isolations() {
-        let mut config = config_for(isolation);
-        config.limits.max_memory_mb = 256;
-        let rt = Toolplane::new(config).unwrap();
+        let rt = memory_limited(isolation, 256);
         let value = ok(rt.execute(snippet, None).unwrap());
         assert_eq!(value[0], "LookupError", "{isolation:?}: {value}");
         assert!(value[1].as_u64().unwrap() < 1024, "{isolation:?}: {value}");
@@ -258,9 +261,7 @@ fn expandtabs_past_memory_is_a_memory_error_not_an_abort() {
         "x = bytearray(b'\\t' * 2000).expandtabs(1 << 30)",
     ];
     for isolation in isolations() {
-        let mut config = config_for(isolation);
-        config.limits.max_memory_mb = 256;
-        let rt = Toolplane::new(config).unwrap();
+        let rt = memory_limited(isolation, 256);
         for shape in shapes {
             let (kind, message) = err(rt.execute(shape, None).unwrap());
             assert_eq!(kind, "MemoryError", "{isolation:?}: {shape}: {message}");
@@ -283,9 +284,7 @@ fn expandtabs_past_memory_is_a_memory_error_not_an_abort() {
 fn json_loads_past_memory_is_a_memory_error_not_an_abort() {
     let shape = "import json\ntext = '[' + '0,' * 20_000_000 + '0]'\nx = json.loads(text)";
     for isolation in isolations() {
-        let mut config = config_for(isolation);
-        config.limits.max_memory_mb = 200;
-        let rt = Toolplane::new(config).unwrap();
+        let rt = memory_limited(isolation, 200);
         let (kind, message) = err(rt.execute(shape, None).unwrap());
         assert_eq!(kind, "MemoryError", "{isolation:?}: {message}");
         assert_eq!(

@@ -511,26 +511,7 @@ async fn http_answers_malformed_requests_as_json_rpc_asks() {
         assert_eq!(error["id"], id, "{error}");
     }
 
-    let (status, response) = post_initialize(&url, None).await;
-    assert_eq!(status, 200, "{response}");
-    let session = response
-        .lines()
-        .find_map(|l| {
-            l.strip_prefix("mcp-session-id: ")
-                .or_else(|| l.strip_prefix("Mcp-Session-Id: "))
-        })
-        .unwrap_or_else(|| panic!("no session id: {response}"))
-        .trim()
-        .to_string();
-    let in_session = format!("Mcp-Session-Id: {session}\r\nMcp-Protocol-Version: 2025-06-18\r\n");
-    let (status, _) = raw_http(
-        &url,
-        "POST",
-        &in_session,
-        r#"{"jsonrpc":"2.0","method":"notifications/initialized"}"#,
-    )
-    .await;
-    assert_eq!(status, 202);
+    let in_session = open_session(&url).await;
     for (body, says) in [
         (
             r#"{"jsonrpc":"2.0","id":2,"method":"tools/call","params":{}}"#,

@@ -51,9 +51,8 @@ fn fixture_server(extra: &str) -> String {
 #[test]
 fn a_servers_tools_are_capabilities_with_their_values() {
     for isolation in isolations() {
-        let mut config = config_with(&fixture_server("timeout = 2\n"));
-        config.toolplane.isolation = Some(isolation);
-        let runtime = Toolplane::new(config).unwrap();
+        let runtime =
+            Toolplane::new(config_in(&fixture_server("timeout = 2\n"), isolation)).unwrap();
         assert_eq!(
             runtime.mcp_servers(),
             [toolplane::mcp::ServerStatus::Connected {
@@ -472,11 +471,13 @@ fn a_run_that_ends_cancels_its_calls_at_the_server() {
     for isolation in isolations() {
         let dir = tempfile::tempdir().unwrap();
         let mark = dir.path().join("cancelled");
-        let mut config = config_with(&fixture_server(&format!(
-            "env = {{ FIXTURE_CANCEL_MARK = {:?} }}\n",
-            mark.display().to_string()
-        )));
-        config.toolplane.isolation = Some(isolation);
+        let mut config = config_in(
+            &fixture_server(&format!(
+                "env = {{ FIXTURE_CANCEL_MARK = {:?} }}\n",
+                mark.display().to_string()
+            )),
+            isolation,
+        );
         config.limits.timeout_seconds = 2.0;
         let runtime = Toolplane::new(config).unwrap();
         let (kind, _) = err(runtime.execute("await fx_hang()", None).unwrap());
@@ -500,11 +501,13 @@ fn every_abandoned_call_is_cancelled_at_the_server() {
     for isolation in isolations() {
         let dir = tempfile::tempdir().unwrap();
         let mark = dir.path().join("cancelled");
-        let mut config = config_with(&fixture_server(&format!(
-            "env = {{ FIXTURE_CANCEL_MARK = {:?} }}\n",
-            mark.display().to_string()
-        )));
-        config.toolplane.isolation = Some(isolation);
+        let mut config = config_in(
+            &fixture_server(&format!(
+                "env = {{ FIXTURE_CANCEL_MARK = {:?} }}\n",
+                mark.display().to_string()
+            )),
+            isolation,
+        );
         config.limits.max_pending_calls = CALLS;
         let runtime = Toolplane::new(config).unwrap();
         let code = format!("calls = [fx_hang() for _ in range({CALLS})]\nreturn len(calls)");
@@ -613,9 +616,7 @@ fn big_replies_and_junk_on_stdout() {
         fixture()
     );
     for isolation in isolations() {
-        let mut config = config_with(&servers);
-        config.toolplane.isolation = Some(isolation);
-        let runtime = Toolplane::new(config).unwrap();
+        let runtime = Toolplane::new(config_in(&servers, isolation)).unwrap();
         let value = ok(runtime
             .execute(
                 "big = await fx_big(megabytes=10)\n\
@@ -636,9 +637,7 @@ fn big_replies_and_junk_on_stdout() {
 #[test]
 fn a_server_that_dies_is_restarted_on_the_next_call() {
     for isolation in isolations() {
-        let mut config = config_with(&fixture_server(""));
-        config.toolplane.isolation = Some(isolation);
-        let runtime = Toolplane::new(config).unwrap();
+        let runtime = Toolplane::new(config_in(&fixture_server(""), isolation)).unwrap();
         let (kind, message) = err(runtime.execute("await fx_crash()", None).unwrap());
         assert_eq!(kind, "RuntimeError", "{isolation:?}: {message}");
         assert!(
@@ -657,6 +656,13 @@ fn a_server_that_dies_is_restarted_on_the_next_call() {
     }
 }
 
+/// [`config_with`] `servers`, runs in `isolation`.
+fn config_in(servers: &str, isolation: toolplane::Isolation) -> Config {
+    let mut config = config_with(servers);
+    config.toolplane.isolation = Some(isolation);
+    config
+}
+
 fn hostile_server(mode: &str) -> String {
     let fixture =
         Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/hostile_mcp_server.py");
@@ -673,9 +679,7 @@ fn hostile_server(mode: &str) -> String {
 #[test]
 fn a_reply_with_too_many_values_is_refused_unparsed() {
     for isolation in isolations() {
-        let mut config = config_with(&hostile_server("complex"));
-        config.toolplane.isolation = Some(isolation);
-        let runtime = Toolplane::new(config).unwrap();
+        let runtime = Toolplane::new(config_in(&hostile_server("complex"), isolation)).unwrap();
         let (kind, message) = err(runtime.execute("return await bad_huge()", None).unwrap());
         assert_eq!(kind, "RuntimeError", "{isolation:?}: {message}");
         assert!(
