@@ -651,7 +651,7 @@ fn doctor(path: Option<&Path>) -> Result<ExitCode, UsageError> {
     );
     if !config.mcp.servers.is_empty() {
         println!("MCP servers ([mcp.servers.*]):");
-        println!("  {}", crate::mcp::SERVER_PROTECTIONS);
+        println!("  {}", crate::mcp::server_protections());
         let registry = std::sync::Arc::new(crate::Registry::new());
         for status in crate::mcp::connect_servers_blocking(&config.mcp, &registry) {
             match status {

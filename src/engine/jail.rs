@@ -122,7 +122,7 @@ pub(crate) fn report_on(line: RawFd) {
 
 /// Drops every capability (bounding set first, while CAP_SETPCAP is still held, then the ambient,
 /// inheritable, permitted and effective sets). A child of a non-root host has none to drop.
-fn drop_capabilities() -> Result<(), String> {
+pub(crate) fn drop_capabilities() -> Result<(), String> {
     use caps::{CapSet, Capability};
     let err = |e: caps::errors::CapsError| format!("dropping capabilities: {e}");
     if caps::has_cap(None, CapSet::Effective, Capability::CAP_SETPCAP).unwrap_or(false) {

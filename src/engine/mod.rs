@@ -2,7 +2,8 @@
 //! `in_process.rs`), or in a forked child of a zygote process (the process engine: its host side in
 //! `process.rs` and `protocol.rs`, its worker side — zygote, child, session holder and standby, jail,
 //! huge pages — in `worker.rs`, `jail.rs` and `hugepages.rs`). Both drive the VM room (`crate::vm`)
-//! with a `RunSpec` and get a `RunReport` back; neither imports RustPython.
+//! with a `RunSpec` and get a `RunReport` back; neither imports RustPython. The worker executable also
+//! starts stdio MCP servers in jails of their own (`server_jail.rs`).
 
 #[cfg(target_os = "linux")]
 mod hugepages;
@@ -13,6 +14,8 @@ pub(crate) mod jail;
 mod process;
 #[cfg(target_os = "linux")]
 mod protocol;
+#[cfg(target_os = "linux")]
+pub(crate) mod server_jail;
 #[cfg(target_os = "linux")]
 mod worker;
 
@@ -62,6 +65,8 @@ pub(crate) fn worker_executable(
         Err("process isolation needs Linux".into())
     }
 }
+#[cfg(target_os = "linux")]
+pub(crate) use worker::WORKER_ENV;
 #[cfg(target_os = "linux")]
 pub use worker::worker_main_if_requested;
 

@@ -51,8 +51,8 @@ use crate::{Session, Toolplane};
 pub use http::{DEFAULT_HTTP_PORT, MCP_PATH};
 pub use hybrid::select_capabilities;
 pub use servers::{
-    Probe, SERVER_PROTECTIONS, ServerStatus, connect_servers, connect_servers_blocking,
-    probe_servers_blocking,
+    Probe, ServerStatus, connect_servers, connect_servers_blocking, probe_servers_blocking,
+    server_protections,
 };
 use text::Live;
 

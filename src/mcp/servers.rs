@@ -116,14 +116,18 @@ fn loop_guard(servers: &BTreeMap<String, McpServerConfig>) -> Result<String, Str
             links.len() + 1
         ));
     }
-    // The variable is the server's to keep or drop (a wrapper script may unset it); its ancestors are
-    // not. Counted by name, which a non-dumpable ancestor still shows.
-    let same_ancestors = ancestors_named_like_this_process();
-    if same_ancestors >= MAX_CHAIN {
+    // The variable is the server's to keep or drop (a wrapper script may unset it); its ancestors and
+    // the jails it runs in are not. Ancestors are counted by name, which a non-dumpable one still
+    // shows; a jail shows only the ancestors inside it, and each jail above counts as one.
+    #[cfg(target_os = "linux")]
+    let jails = crate::engine::server_jail::depth();
+    #[cfg(not(target_os = "linux"))]
+    let jails = 0;
+    let levels = ancestors_named_like_this_process() + jails;
+    if levels >= MAX_CHAIN {
         return Err(format!(
-            "not started: {} processes named like this one above it, each starting the next (an MCP \
-             server loop)",
-            same_ancestors
+            "not started: {levels} levels of servers above it (processes named like this one, and \
+             server jails), each starting the next (an MCP server loop)"
         ));
     }
     Ok(links
@@ -819,23 +823,24 @@ async fn connect_stdio(
     command: &str,
     server: &McpServerConfig,
 ) -> Result<Client, String> {
-    let mut process = tokio::process::Command::new(command);
-    process.args(&server.args).env_clear().kill_on_drop(true);
-    for var in BASE_ENV {
-        if let Some(value) = std::env::var_os(var) {
-            process.env(var, value);
-        }
-    }
-    for (key, value) in resolve_secrets("env", &server.env)? {
-        process.env(key, value);
-    }
+    let mut env: Vec<(String, std::ffi::OsString)> = BASE_ENV
+        .iter()
+        .filter_map(|var| std::env::var_os(var).map(|value| (var.to_string(), value)))
+        .collect();
+    env.extend(
+        resolve_secrets("env", &server.env)?
+            .into_iter()
+            .map(|(key, value)| (key, value.into())),
+    );
+    let (mut process, jailed) = server_command(command, server, env).await?;
+    process.kill_on_drop(true);
     if let Some(cwd) = &server.cwd {
         process.current_dir(cwd);
     }
     // Its own process group: a terminal's Ctrl-C reaches the host, which ends the server itself, and
     // the host ends the whole group (the server's own children too).
     process.process_group(0);
-    end_with_the_host(&mut process);
+    end_with_the_host(&mut process, jailed);
     keep_the_host_unreadable();
     process
         .stdin(Stdio::piped())
@@ -868,15 +873,160 @@ async fn connect_stdio(
     })
 }
 
-/// What protects the host from the stdio servers it starts, as `toolplane doctor` says it.
-pub const SERVER_PROTECTIONS: &str = if cfg!(target_os = "linux") {
-    "protections: the host is non-dumpable while servers run (they cannot read its environment or \
-     memory), servers start with an empty signal mask, no capabilities (also as root) and in their \
-     own process group, which ends with the host; servers of one user can still read each other"
-} else {
+/// The command that starts a stdio server with `env` as its whole environment: its jail's launcher
+/// where servers can be jailed here (`server_jail`), else the program itself; and which it is.
+async fn server_command(
+    command: &str,
+    server: &McpServerConfig,
+    env: Vec<(String, std::ffi::OsString)>,
+) -> Result<(tokio::process::Command, bool), String> {
+    #[cfg(target_os = "linux")]
+    if let Ok(Ok(launcher)) = tokio::task::spawn_blocking(jail_launcher).await {
+        // The launcher starts the program by its path: one that is not there is said here, as the
+        // host says it of a program it starts itself.
+        let path = env
+            .iter()
+            .find(|(key, _)| key == "PATH")
+            .map(|(_, value)| value.as_os_str());
+        let program = find_program(command, path, server.cwd.as_deref())
+            .map_err(|e| format!("cannot start {command:?}: {e}"))?;
+        let mut process = tokio::process::Command::new(launcher);
+        process
+            .arg(program)
+            .arg(command)
+            .args(&server.args)
+            .env_clear()
+            .envs(env)
+            .env(
+                crate::engine::WORKER_ENV,
+                crate::engine::server_jail::LAUNCH_MODE,
+            );
+        return Ok((process, true));
+    }
+    let mut process = tokio::process::Command::new(command);
+    process.args(&server.args).env_clear().envs(env);
+    Ok((process, false))
+}
+
+/// Where `exec` finds `command` with `path` as its `PATH` (the libc default where unset): a name with
+/// a slash is a path (relative to `cwd`), any other the first executable file of that name in a
+/// directory of `path`.
+#[cfg(target_os = "linux")]
+fn find_program(
+    command: &str,
+    path: Option<&std::ffi::OsStr>,
+    cwd: Option<&std::path::Path>,
+) -> std::io::Result<std::path::PathBuf> {
+    use std::os::unix::fs::PermissionsExt;
+    use std::path::{Path, PathBuf};
+    let within = |path: &Path| match cwd {
+        Some(cwd) if path.is_relative() => cwd.join(path),
+        _ => path.to_path_buf(),
+    };
+    if command.contains('/') {
+        std::fs::metadata(within(Path::new(command)))?;
+        return Ok(PathBuf::from(command));
+    }
+    let path = path.unwrap_or(std::ffi::OsStr::new("/bin:/usr/bin"));
+    for dir in std::env::split_paths(path) {
+        if dir.as_os_str().is_empty() {
+            continue;
+        }
+        let candidate = dir.join(command);
+        if let Ok(found) = std::fs::metadata(within(&candidate))
+            && found.is_file()
+            && found.permissions().mode() & 0o111 != 0
+        {
+            return Ok(candidate);
+        }
+    }
+    Err(std::io::Error::from_raw_os_error(libc::ENOENT))
+}
+
+/// What protects the host and the other servers from the stdio servers it starts, as `toolplane
+/// doctor` says it. The first call checks whether servers can start in a jail here (once per process).
+///
+/// ```no_run
+/// println!("{}", toolplane::mcp::server_protections());
+/// ```
+pub fn server_protections() -> String {
+    #[cfg(target_os = "linux")]
+    return match jail_launcher() {
+        Ok(_) => "protections: each server runs in its own PID and mount namespaces (and a user \
+                  namespace where the kernel gives one), with a /proc of its own: it sees neither the host nor another server; \
+                  the host is non-dumpable; servers start with an empty signal mask and no \
+                  capabilities (also as root), and end with the host, with everything they started"
+            .into(),
+        Err(why) => format!(
+            "protections: the host is non-dumpable while servers run (they cannot read its \
+             environment or memory), servers start with an empty signal mask, no capabilities (also \
+             as root) and in their own process group, which ends with the host; but servers of one \
+             user can read each other's environment: no jail here ({})",
+            printable(&why)
+        ),
+    };
+    #[cfg(not(target_os = "linux"))]
     "protections: servers start in their own process group; the host's environment is readable by \
      processes of the same user on this platform"
-};
+        .into()
+}
+
+/// The launcher that starts stdio servers in a jail (`server_jail`), or why servers start without
+/// one here: no worker executable, or a kernel that makes no namespaces for this user. Checked once
+/// per process, by starting the launcher as a probe.
+#[cfg(target_os = "linux")]
+fn jail_launcher() -> Result<std::path::PathBuf, String> {
+    static LAUNCHER: std::sync::OnceLock<Result<std::path::PathBuf, String>> =
+        std::sync::OnceLock::new();
+    LAUNCHER.get_or_init(probe_jail).clone()
+}
+
+#[cfg(target_os = "linux")]
+fn probe_jail() -> Result<std::path::PathBuf, String> {
+    use std::io::Read;
+    let exe = crate::engine::worker_executable(None)?;
+    let mut probe = std::process::Command::new(&exe)
+        .env_clear()
+        .env(
+            crate::engine::WORKER_ENV,
+            crate::engine::server_jail::PROBE_MODE,
+        )
+        .stdin(Stdio::null())
+        .stdout(Stdio::null())
+        .stderr(Stdio::piped())
+        .spawn()
+        .map_err(|e| format!("cannot start {}: {e}", exe.display()))?;
+    let deadline = std::time::Instant::now() + Duration::from_secs(10);
+    let status = loop {
+        match probe.try_wait() {
+            Ok(Some(status)) => break status,
+            Ok(None) if std::time::Instant::now() < deadline => {
+                std::thread::sleep(Duration::from_millis(1));
+            }
+            _ => {
+                let _ = probe.kill();
+                let _ = probe.wait();
+                return Err("the jail's probe did not end within 10 s".into());
+            }
+        }
+    };
+    if status.success() {
+        return Ok(exe);
+    }
+    let mut said = String::new();
+    if let Some(mut stderr) = probe.stderr.take() {
+        let _ = stderr.by_ref().take(4096).read_to_string(&mut said);
+    }
+    let said = said.lines().next().unwrap_or_default();
+    let said = said
+        .strip_prefix("toolplane: cannot start the server in its jail: ")
+        .unwrap_or(said);
+    Err(if said.is_empty() {
+        format!("{} as the jail's launcher: {status}", exe.display())
+    } else {
+        said.to_string()
+    })
+}
 
 /// The most of one line of a server's stderr the host holds and prints.
 const MAX_STDERR_LINE_BYTES: usize = 8 << 10;
@@ -1034,8 +1184,11 @@ fn resolve_secrets(
         .collect()
 }
 
-/// The child gets SIGKILL when the host dies, however it dies (Linux).
-fn end_with_the_host(process: &mut tokio::process::Command) {
+/// The child gets SIGKILL when the host dies, however it dies (Linux). A server started directly
+/// (not `jailed`) also loses every capability here; a jail's launcher drops them for the server.
+fn end_with_the_host(process: &mut tokio::process::Command, jailed: bool) {
+    #[cfg(not(target_os = "linux"))]
+    let _ = (process, jailed);
     #[cfg(target_os = "linux")]
     {
         let host = std::process::id();
@@ -1054,7 +1207,7 @@ fn end_with_the_host(process: &mut tokio::process::Command) {
                 }
                 // As root, no capability survives the exec: a server with CAP_SYS_PTRACE would read
                 // the non-dumpable host anyway.
-                if libc::geteuid() == 0 {
+                if !jailed && libc::geteuid() == 0 {
                     for capability in 0..64 {
                         libc::prctl(libc::PR_CAPBSET_DROP, capability, 0, 0, 0);
                     }
@@ -1119,6 +1272,80 @@ fn python_identifier(raw: &str) -> String {
 mod tests {
     use super::*;
     use serde_json::json;
+
+    #[cfg(target_os = "linux")]
+    #[test]
+    fn programs_are_found_as_exec_finds_them() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = std::ffi::OsStr::new("/nonexistent:/bin:/usr/bin");
+        assert!(
+            find_program("sh", Some(path), None)
+                .unwrap()
+                .ends_with("sh")
+        );
+        // Not executable: skipped, as exec skips it.
+        std::fs::write(dir.path().join("sh"), "").unwrap();
+        let first = std::env::join_paths([dir.path(), std::path::Path::new("/bin")]).unwrap();
+        assert_eq!(
+            find_program("sh", Some(&first), None).unwrap(),
+            std::path::Path::new("/bin/sh")
+        );
+        let missing = find_program("no-such-program-here", Some(path), None).unwrap_err();
+        assert_eq!(
+            missing.to_string(),
+            "No such file or directory (os error 2)"
+        );
+        // A name with a slash is a path, relative to the server's directory.
+        assert!(find_program("./sh", None, Some(dir.path())).is_ok());
+        assert!(find_program("./sh", None, Some(std::path::Path::new("/"))).is_err());
+    }
+
+    #[cfg(target_os = "linux")]
+    #[test]
+    fn a_jail_counts_as_one_level() {
+        let Ok(unshare) = std::process::Command::new("unshare")
+            .args(["-r", "-Upfm", "--mount-proc", "true"])
+            .status()
+        else {
+            return eprintln!("no unshare(1) here: not checked");
+        };
+        if !unshare.success() {
+            return eprintln!("unshare(1) cannot make namespaces here: not checked");
+        }
+        let exe = std::env::current_exe().unwrap();
+        // This test binary, run again inside a jail made by unshare(1), prints the depth it sees.
+        let inside = std::process::Command::new("unshare")
+            .args(["-r", "-Upfm", "--mount-proc"])
+            .arg(&exe)
+            .args([
+                "--exact",
+                "mcp::servers::tests::jail_depth_probe",
+                "--nocapture",
+            ])
+            .env("TOOLPLANE_TEST_JAIL_DEPTH", "1")
+            .output()
+            .unwrap();
+        let said = String::from_utf8_lossy(&inside.stdout);
+        let depth = |text: &str| {
+            text.lines()
+                .find_map(|l| l.strip_prefix("jail depth: "))
+                .map(|d| d.parse::<usize>().unwrap())
+        };
+        assert_eq!(
+            depth(&said),
+            Some(crate::engine::server_jail::depth() + 1),
+            "{said}"
+        );
+    }
+
+    /// Prints the jail depth for `a_jail_counts_as_one_level` (nothing when run on its own).
+    #[cfg(target_os = "linux")]
+    #[test]
+    fn jail_depth_probe() {
+        if std::env::var_os("TOOLPLANE_TEST_JAIL_DEPTH").is_some() {
+            println!("jail depth: {}", crate::engine::server_jail::depth());
+        }
+    }
 
     #[test]
     fn urls_are_shown_without_their_credentials() {
