@@ -543,3 +543,20 @@ fn http_with_in_process_isolation_needs_an_acknowledgement() {
         );
     }
 }
+
+/// An application that calls `worker_main_if_requested` (the CLI, the examples) is its own worker even
+/// when `TOOLPLANE_WORKER_EXE` names a binary that is not there — as this repository's
+/// `.cargo/config.toml` does on a fresh clone, before `cargo run --example embed` built anything else.
+#[test]
+fn an_application_that_is_its_own_worker_ignores_a_stale_worker_variable() {
+    let dir = tempfile::tempdir().unwrap();
+    write(dir.path(), "s.py", "return 6 * 7");
+    let output = Command::new(env!("CARGO_BIN_EXE_toolplane"))
+        .args(["run", "--isolation", "process", "s.py"])
+        .current_dir(dir.path())
+        .env("TOOLPLANE_WORKER_EXE", "/nonexistent/toolplane")
+        .output()
+        .unwrap();
+    assert!(output.status.success(), "{}", text(&output.stderr));
+    assert_eq!(text(&output.stdout).trim(), "42");
+}

@@ -939,7 +939,8 @@ fn servers_cannot_read_each_other_or_the_host() {
 }
 
 /// `toolplane doctor` says which protections hold against stdio servers: a jail each where one can be
-/// made, and why not where it cannot (here: no worker executable to make it with).
+/// made, and why not where it cannot (here: a user namespace whose user is not mapped, where the kernel
+/// makes no further one; the servers still start).
 #[test]
 fn doctor_says_whether_servers_are_jailed() {
     let dir = tempfile::tempdir().unwrap();
@@ -948,30 +949,43 @@ fn doctor_says_whether_servers_are_jailed() {
         "[mcp]\ndiscovery_timeout_seconds = 1\n\n[mcp.servers.idle]\ncommand = \"sleep\"\nargs = [\"5\"]\n",
     )
     .unwrap();
-    let doctor = |worker: Option<&str>| {
-        let mut command = Command::new(env!("CARGO_BIN_EXE_toolplane"));
-        command
+    let doctor = |wrapper: &[&str]| {
+        let mut command = Command::new(
+            wrapper
+                .first()
+                .copied()
+                .unwrap_or(env!("CARGO_BIN_EXE_toolplane")),
+        );
+        if !wrapper.is_empty() {
+            command
+                .args(&wrapper[1..])
+                .arg(env!("CARGO_BIN_EXE_toolplane"));
+        }
+        let output = command
             .args(["doctor", "--config", "c.toml"])
             .current_dir(dir.path())
-            .env_remove("TOOLPLANE_WORKER_EXE");
-        if let Some(worker) = worker {
-            command.env("TOOLPLANE_WORKER_EXE", worker);
-        }
-        let output = command.output().unwrap();
+            .output()
+            .unwrap();
         String::from_utf8_lossy(&output.stdout)
             .lines()
             .find(|l| l.trim_start().starts_with("protections:"))
             .unwrap_or_default()
             .to_string()
     };
-    let jailed = doctor(None);
+    let jailed = doctor(&[]);
     assert!(
         jailed.contains("each server runs in its own PID and mount namespaces"),
         "{jailed}"
     );
-    let unjailed = doctor(Some("/nonexistent/toolplane"));
+    let unmapped = Command::new("unshare").args(["-U", "true"]).status();
+    if !unmapped.is_ok_and(|status| status.success()) {
+        return eprintln!(
+            "unshare(1) cannot make a user namespace here: the fallback is not checked"
+        );
+    }
+    let unjailed = doctor(&["unshare", "-U"]);
     assert!(
-        unjailed.contains("servers of one user can read each other's environment: no jail here (the worker executable /nonexistent/toolplane (TOOLPLANE_WORKER_EXE) is not a file"),
+        unjailed.contains("but servers of one user can read each other's environment: no jail here (no user namespace"),
         "{unjailed}"
     );
 }

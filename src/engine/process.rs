@@ -47,9 +47,16 @@ fn hard_grace(timeout: Duration) -> Duration {
     (timeout / 4).clamp(Duration::from_millis(200), Duration::from_secs(1))
 }
 
-/// Finds the worker executable: `configured`, then `TOOLPLANE_WORKER_EXE`, then this executable if it
-/// called `worker_main_if_requested`, then `toolplane` on `PATH`.
+/// Finds the worker executable: `configured`, then this executable if it called
+/// `worker_main_if_requested` (an application that asks to be its own worker is, whatever the
+/// environment says), then `TOOLPLANE_WORKER_EXE`, then `toolplane` on `PATH`.
 pub(crate) fn worker_executable(configured: Option<&Path>) -> Result<PathBuf, String> {
+    if configured.is_none()
+        && super::worker::current_exe_is_worker()
+        && let Ok(exe) = std::env::current_exe()
+    {
+        return Ok(exe);
+    }
     let named = configured
         .map(|path| (path.to_path_buf(), "[toolplane] worker_path"))
         .or_else(|| {
@@ -66,11 +73,6 @@ pub(crate) fn worker_executable(configured: Option<&Path>) -> Result<PathBuf, St
              isolation = \"in-process\"",
             path.display()
         ));
-    }
-    if super::worker::current_exe_is_worker()
-        && let Ok(exe) = std::env::current_exe()
-    {
-        return Ok(exe);
     }
     if let Some(paths) = std::env::var_os("PATH") {
         for dir in std::env::split_paths(&paths) {
