@@ -185,8 +185,8 @@ pub struct ToolplaneConfig {
     /// library [`crate::Toolplane`] uses `in-process`.
     pub isolation: Option<Isolation>,
     /// The worker executable for `process` isolation (a `toolplane` binary, or an application that calls
-    /// [`crate::worker_main_if_requested`]). Absent: the current executable when it is a worker, then
-    /// `TOOLPLANE_WORKER_EXE`, then `toolplane` on `PATH`.
+    /// [`crate::worker_main_if_requested`]). Absent: `TOOLPLANE_WORKER_EXE` when it names a file, then
+    /// the current executable when it is a worker, then `toolplane` on `PATH`.
     pub worker_path: Option<std::path::PathBuf>,
 }
 

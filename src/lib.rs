@@ -76,6 +76,8 @@ pub mod execution;
 mod host_error;
 #[cfg(feature = "mcp")]
 pub mod mcp;
+#[cfg(feature = "mcp")]
+pub mod mcp_client;
 pub mod namespace;
 mod runtime;
 pub mod sandbox;

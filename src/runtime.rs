@@ -31,7 +31,7 @@ pub enum Error {
     NamespaceCollision(String),
     /// A tool given to the builder could not be registered.
     #[error(transparent)]
-    Registry(#[from] crate::RegistryError),
+    Registry(#[from] crate::capabilities::RegistryError),
     /// Process isolation (the default on Linux) has no worker executable: call
     /// [`crate::worker_main_if_requested`] first thing in `main`, set `[toolplane] worker_path` (or
     /// `TOOLPLANE_WORKER_EXE`) to a `toolplane` binary, or choose `Isolation::InProcess` knowingly
@@ -115,7 +115,7 @@ pub struct Toolplane {
     workers: Workers,
     engine: Arc<Engine>,
     #[cfg(feature = "mcp")]
-    mcp_servers: Vec<crate::mcp::ServerStatus>,
+    mcp_servers: Vec<crate::mcp_client::ServerStatus>,
 }
 
 impl Toolplane {
@@ -163,7 +163,7 @@ impl Toolplane {
     /// What became of each `[mcp.servers.*]` of the config: connected (with its tool count) or
     /// skipped (with why). Their tools are capabilities `mcp:<server>/<tool>`.
     #[cfg(feature = "mcp")]
-    pub fn mcp_servers(&self) -> &[crate::mcp::ServerStatus] {
+    pub fn mcp_servers(&self) -> &[crate::mcp_client::ServerStatus] {
         &self.mcp_servers
     }
 
@@ -226,12 +226,15 @@ impl Toolplane {
     }
 
     /// The canonical JSON text saved under `handle` (what the MCP resource serves).
-    pub fn result_payload(&self, handle: &str) -> Result<Arc<str>, crate::HostError> {
+    pub fn result_payload(&self, handle: &str) -> Result<Arc<str>, crate::capabilities::HostError> {
         self.results().payload(handle)
     }
 
     /// The bytes and metadata saved under an artifact handle.
-    pub fn artifact(&self, handle: &str) -> Result<(ArtifactInfo, Vec<u8>), crate::HostError> {
+    pub fn artifact(
+        &self,
+        handle: &str,
+    ) -> Result<(ArtifactInfo, Vec<u8>), crate::capabilities::HostError> {
         let info = self.artifacts().describe(handle)?;
         Ok((info, self.artifacts().load(handle)?))
     }
@@ -435,7 +438,7 @@ pub struct ToolplaneBuilder {
     isolation: Option<Isolation>,
     timeout: Option<Duration>,
     registry: Option<Arc<Registry>>,
-    tools: Vec<crate::Capability>,
+    tools: Vec<crate::capabilities::Capability>,
     workers: Option<Workers>,
     limits: Option<crate::config::LimitsConfig>,
 }
@@ -486,7 +489,7 @@ impl ToolplaneBuilder {
     }
 
     /// A host capability for snippets to call.
-    pub fn tool(mut self, capability: crate::Capability) -> Self {
+    pub fn tool(mut self, capability: crate::capabilities::Capability) -> Self {
         self.tools.push(capability);
         self
     }
@@ -545,14 +548,14 @@ fn bindings(bridge: &Bridge, inputs: &Map<String, Value>) -> Result<Bindings, Er
 fn connect_mcp_servers(
     config: &Config,
     registry: &Arc<Registry>,
-) -> Result<Vec<crate::mcp::ServerStatus>, Error> {
+) -> Result<Vec<crate::mcp_client::ServerStatus>, Error> {
     if config.mcp.servers.is_empty() {
         return Ok(Vec::new());
     }
-    let statuses = crate::mcp::connect_servers_blocking(&config.mcp, registry);
+    let statuses = crate::mcp_client::connect_servers_blocking(&config.mcp, registry);
     for warning in statuses
         .iter()
-        .filter_map(crate::mcp::ServerStatus::warning)
+        .filter_map(crate::mcp_client::ServerStatus::warning)
     {
         eprintln!("{warning}");
     }

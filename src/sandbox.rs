@@ -16,5 +16,5 @@ pub use crate::vm::{
 /// reported and the engine carries on. Not for applications.
 #[doc(hidden)]
 pub fn enable_test_hooks() {
-    crate::vm::test_hooks::enable_panic_probe();
+    crate::vm::enable_panic_probe();
 }

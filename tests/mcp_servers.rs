@@ -55,7 +55,7 @@ fn a_servers_tools_are_capabilities_with_their_values() {
             Toolplane::new(config_in(&fixture_server("timeout = 2\n"), isolation)).unwrap();
         assert_eq!(
             runtime.mcp_servers(),
-            [toolplane::mcp::ServerStatus::Connected {
+            [toolplane::mcp_client::ServerStatus::Connected {
                 name: "fx".into(),
                 tools: 9
             }]
@@ -701,7 +701,7 @@ fn a_hostile_servers_tool_list_is_bounded() {
     let runtime = Toolplane::new(config_with(&hostile_server("oversized"))).unwrap();
     assert_eq!(
         runtime.mcp_servers(),
-        [toolplane::mcp::ServerStatus::Connected {
+        [toolplane::mcp_client::ServerStatus::Connected {
             name: "bad".into(),
             tools: 2
         }]
@@ -719,7 +719,7 @@ fn a_hostile_servers_tool_list_is_bounded() {
 
     let runtime = Toolplane::new(config_with(&hostile_server("endless"))).unwrap();
     match runtime.mcp_servers() {
-        [toolplane::mcp::ServerStatus::Connected { tools, .. }] => {
+        [toolplane::mcp_client::ServerStatus::Connected { tools, .. }] => {
             assert!(*tools <= 1000, "{tools}")
         }
         other => panic!("{other:?}"),

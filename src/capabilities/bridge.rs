@@ -376,7 +376,7 @@ mod tests {
     #[test]
     fn unknown_capability_is_lookup_error() {
         let e = bridge().call("mcp:nope/tool", "{}").unwrap_err();
-        assert_eq!(e.base, crate::BuiltinBase::LookupError);
+        assert_eq!(e.base, crate::capabilities::BuiltinBase::LookupError);
         assert!(e.message.starts_with("Unknown capability: mcp:nope/tool"));
     }
 

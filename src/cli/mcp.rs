@@ -12,7 +12,7 @@ use toml_edit::{DocumentMut, InlineTable, Item, Table, value};
 
 use super::UsageError;
 use crate::config::McpServerConfig;
-use crate::mcp::Probe;
+use crate::mcp_client::Probe;
 
 mod import;
 
@@ -247,7 +247,7 @@ fn pairs(flag: &str, raw: &[String]) -> Result<InlineTable, UsageError> {
 fn check_server(name: &str, server: &Table) -> Result<McpServerConfig, UsageError> {
     let mut document = DocumentMut::new();
     servers_table(&mut document)?.insert(name, Item::Table(server.clone()));
-    let config = crate::Config::from_toml_str(&document.to_string())?;
+    let config = crate::config::Config::from_toml_str(&document.to_string())?;
     Ok(config.mcp.servers.get(name).cloned().unwrap_or_default())
 }
 
@@ -362,7 +362,7 @@ fn load_servers(path: &Path) -> Result<BTreeMap<String, McpServerConfig>, UsageE
     if !path.exists() && path == Path::new(DEFAULT_CONFIG) {
         return Ok(BTreeMap::new());
     }
-    Ok(crate::Config::load(path)?.mcp.servers)
+    Ok(crate::config::Config::load(path)?.mcp.servers)
 }
 
 fn list(path: &Path) -> Result<ExitCode, UsageError> {
@@ -374,7 +374,7 @@ fn list(path: &Path) -> Result<ExitCode, UsageError> {
     for (name, server) in &servers {
         let mut parts = vec![format!("- {name}:"), format!("transport={}", kind(server))];
         if let Some(url) = &server.url {
-            parts.push(format!("url={}", crate::mcp::servers::redact_urls(url)));
+            parts.push(format!("url={}", crate::mcp_client::redact_urls(url)));
         }
         if let Some(command) = &server.command {
             parts.push(format!("command={command}"));
@@ -409,7 +409,8 @@ fn status(path: &Path, names: &[String], timeout: f64) -> Result<ExitCode, Usage
     if !names.is_empty() {
         servers.retain(|name, _| names.contains(name));
     }
-    let probes = crate::mcp::probe_servers_blocking(&servers, Duration::from_secs_f64(timeout));
+    let probes =
+        crate::mcp_client::probe_servers_blocking(&servers, Duration::from_secs_f64(timeout));
     let mut out = String::from("MCP servers:\n");
     if probes.is_empty() {
         out.push_str("(none)\n");

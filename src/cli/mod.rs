@@ -6,7 +6,8 @@ use std::process::ExitCode;
 
 use clap::{Parser, Subcommand};
 
-use crate::{Config, Isolation, Toolplane};
+use crate::config::{Config, Isolation};
+use crate::runtime::Toolplane;
 
 mod mcp;
 mod repl;
@@ -152,7 +153,7 @@ struct RunArgs {
 /// A failure the CLI reports as `toolplane: …` with exit status 2.
 struct UsageError(String);
 
-pub(crate) use crate::mcp::servers::printable;
+pub(crate) use crate::mcp_client::printable;
 
 impl<T: std::fmt::Display> From<T> for UsageError {
     fn from(e: T) -> Self {
@@ -358,7 +359,7 @@ fn run(args: RunArgs) -> Result<ExitCode, UsageError> {
 
 /// Shows `file` where tracebacks name the snippet (`<snippet>`, `<session>`), as Python names a
 /// script by the path it was given.
-fn name_the_file(result: &mut crate::ExecutionResult, file: &Path) {
+fn name_the_file(result: &mut crate::execution::ExecutionResult, file: &Path) {
     let Some(error) = result.error.as_mut() else {
         return;
     };
@@ -378,7 +379,7 @@ fn name_the_file(result: &mut crate::ExecutionResult, file: &Path) {
 
 /// A failed snippet on stderr: its traceback as Python prints it (red on a terminal, unless
 /// `NO_COLOR` is set), or `toolplane: Type: message` for an error without one (a limit).
-fn print_error(err: &mut impl std::io::Write, error: &crate::ExecutionError) {
+fn print_error(err: &mut impl std::io::Write, error: &crate::execution::ExecutionError) {
     use std::io::IsTerminal as _;
     let text = if error.traceback.is_empty() {
         format!("toolplane: {}: {}", error.error_type, error.message)
@@ -506,10 +507,10 @@ fn serve_mcp(args: ServeMcpArgs) -> Result<ExitCode, UsageError> {
             }
         } else {
             tokio::spawn(async move {
-                let statuses = crate::mcp::connect_servers(&downstream, &registry).await;
+                let statuses = crate::mcp_client::connect_servers(&downstream, &registry).await;
                 for warning in statuses
                     .iter()
-                    .filter_map(crate::mcp::ServerStatus::warning)
+                    .filter_map(crate::mcp_client::ServerStatus::warning)
                 {
                     eprintln!("{warning}");
                 }
@@ -651,14 +652,14 @@ fn doctor(path: Option<&Path>) -> Result<ExitCode, UsageError> {
     );
     if !config.mcp.servers.is_empty() {
         println!("MCP servers ([mcp.servers.*]):");
-        println!("  {}", crate::mcp::server_protections());
-        let registry = std::sync::Arc::new(crate::Registry::new());
-        for status in crate::mcp::connect_servers_blocking(&config.mcp, &registry) {
+        println!("  {}", crate::mcp_client::server_protections());
+        let registry = std::sync::Arc::new(crate::capabilities::Registry::new());
+        for status in crate::mcp_client::connect_servers_blocking(&config.mcp, &registry) {
             match status {
-                crate::mcp::ServerStatus::Connected { name, tools } => {
+                crate::mcp_client::ServerStatus::Connected { name, tools } => {
                     println!("  {name}: ok ({tools} tools)");
                 }
-                crate::mcp::ServerStatus::Unavailable { name, reason } => {
+                crate::mcp_client::ServerStatus::Unavailable { name, reason } => {
                     healthy = false;
                     println!("  {name}: unavailable: {}", printable(&reason));
                 }

@@ -11,7 +11,8 @@ use std::process::ExitCode;
 
 use serde_json::{Value, json};
 
-use crate::{ExecutionResult, Session, Toolplane};
+use crate::execution::ExecutionResult;
+use crate::runtime::{Session, Toolplane};
 
 const HELP: &str = "\
 Enter Python as in a snippet: top-level `await` and `return` work, and the value of a trailing
@@ -46,7 +47,7 @@ impl Shell {
 
     /// Runs one entry. Fresh mode runs it in a session of its own, so a trailing expression still
     /// shows its value.
-    fn run(&self, code: &str) -> Result<ExecutionResult, crate::Error> {
+    fn run(&self, code: &str) -> Result<ExecutionResult, crate::runtime::Error> {
         match &self.session {
             Some(session) => session.execute(code, None),
             None => self.runtime.session().execute(code, None),

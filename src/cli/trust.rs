@@ -14,7 +14,7 @@ use std::process::ExitCode;
 use sha2::Digest as _;
 
 use super::{UsageError, printable};
-use crate::Config;
+use crate::config::Config;
 
 /// The file (in the user's config directory) that lists trusted configs, one `SHA256 PATH` per line.
 const STORE_NAME: &str = "trusted-configs";
@@ -139,7 +139,7 @@ fn gated_settings(config: &Config) -> Vec<String> {
         } else if let Some(url) = &server.url {
             line.push_str(&format!(
                 "connect to {}",
-                crate::mcp::servers::redact_urls(url)
+                crate::mcp_client::redact_urls(url)
             ));
             let sent: Vec<String> = server
                 .headers

@@ -24,8 +24,11 @@ const MAX_IMAGE_BYTES: usize = 96 << 20;
 
 /// Why the zygote stays off huge pages, before asking the kernel: turned off, or no THP at all.
 fn ruled_out() -> Option<String> {
-    if std::env::var_os(super::worker::NO_HUGE_PAGES_ENV).is_some() {
-        return Some(format!("off ({} is set)", super::worker::NO_HUGE_PAGES_ENV));
+    if std::env::var_os(super::protocol::NO_HUGE_PAGES_ENV).is_some() {
+        return Some(format!(
+            "off ({} is set)",
+            super::protocol::NO_HUGE_PAGES_ENV
+        ));
     }
     match std::fs::read_to_string("/sys/kernel/mm/transparent_hugepage/enabled") {
         Ok(mode) if mode.contains("[never]") => {

@@ -12,8 +12,8 @@ use super::{
 };
 use crate::capabilities::HostError;
 use crate::vm::{
-    HostChannel, Janitor, RunReport, SandboxVm, Scope, SessionNamespace, SpareVm, interpreter,
-    run_in, timeout_message,
+    HostChannel, Janitor, RunReport, SandboxVm, Scope, SessionNamespace, SpareVm, run_in,
+    timeout_message,
 };
 
 type Answer = (u64, Result<String, HostError>, Option<HeldReply>);
@@ -161,8 +161,8 @@ fn run_fresh(
                 unfit.sandbox.finalize();
             }
             let built = match role {
-                ThreadRole::FirstRunOnly => interpreter::build_alone(recursion_limit),
-                ThreadRole::Lasting => interpreter::build(recursion_limit),
+                ThreadRole::FirstRunOnly => SandboxVm::build_alone(recursion_limit),
+                ThreadRole::Lasting => SandboxVm::build(recursion_limit),
             };
             match built {
                 Ok(vm) => vm,
@@ -183,7 +183,7 @@ struct SessionVm {
 
 impl SessionVm {
     fn build(recursion_limit: usize) -> Result<Self, String> {
-        let sandbox = interpreter::build(recursion_limit)?;
+        let sandbox = SandboxVm::build(recursion_limit)?;
         let namespace = SessionNamespace::new(&sandbox)?;
         Ok(Self { sandbox, namespace })
     }

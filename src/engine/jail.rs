@@ -16,16 +16,7 @@ use seccompiler::{
     SeccompRule, TargetArch,
 };
 
-use super::worker::EXIT_OUT_OF_MEMORY;
-use crate::vm::memory;
-
-/// Exit code of a child stopped at a forbidden system call (it reported the call on its line first).
-pub(crate) const EXIT_FORBIDDEN_SYSCALL: i32 = 87;
-/// Exit code of a child that aborted (`abort()` raises SIGABRT with `tgkill`, which the jail refuses:
-/// the child ends with this code instead, reported as SIGABRT).
-pub(crate) const EXIT_ABORTED: i32 = 88;
-/// Exit code of a child that could not enter its jail: it runs no snippet.
-pub(crate) const EXIT_NO_JAIL: i32 = 89;
+use super::protocol::{EXIT_ABORTED, EXIT_FORBIDDEN_SYSCALL, EXIT_OUT_OF_MEMORY};
 
 /// What a jailed child is: a fresh run's child, or a session holder (which also forks its standbys
 /// and reaps them).
@@ -301,7 +292,7 @@ extern "C" fn on_sigsys(_: libc::c_int, info: *mut libc::siginfo_t, _: *mut libc
             .read()
     };
     if i64::from(call) == libc::SYS_tgkill || i64::from(call) == libc::SYS_tkill {
-        let code = if memory::system_alloc_failed() {
+        let code = if crate::vm::system_alloc_failed() {
             EXIT_OUT_OF_MEMORY
         } else {
             EXIT_ABORTED

@@ -66,7 +66,7 @@ pub(crate) fn worker_executable(
     }
 }
 #[cfg(target_os = "linux")]
-pub(crate) use worker::WORKER_ENV;
+pub(crate) use protocol::WORKER_ENV;
 #[cfg(target_os = "linux")]
 pub use worker::worker_main_if_requested;
 
@@ -84,7 +84,7 @@ pub fn worker_main_if_requested() {}
 pub(crate) struct RunRequest {
     pub spec: RunSpec,
     pub bridge: Bridge,
-    pub cancel: crate::CancelToken,
+    pub cancel: crate::cancel::CancelToken,
 }
 
 /// The host side of a run's calls, in either engine: the bridge, the list of saved artifacts, and the

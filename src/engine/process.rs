@@ -18,12 +18,12 @@ use std::time::{Duration, Instant};
 
 use nix::sys::signal::Signal;
 
-use super::jail::{self, EXIT_ABORTED, EXIT_FORBIDDEN_SYSCALL, EXIT_NO_JAIL};
+use super::TEST_HOOKS_ENV;
+use super::jail;
 use super::protocol::{
-    self, Attachment, FromChild, FromZygote, PROTOCOL_VERSION, ToChild, ToZygote,
-};
-use super::worker::{
-    EXIT_OUT_OF_MEMORY, NO_HUGE_PAGES_ENV, RECURSION_ENV, TEST_HOOKS_ENV, WORKER_ENV,
+    self, Attachment, EXIT_ABORTED, EXIT_FORBIDDEN_SYSCALL, EXIT_NO_JAIL, EXIT_OUT_OF_MEMORY,
+    FromChild, FromZygote, NO_HUGE_PAGES_ENV, PROTOCOL_VERSION, RECURSION_ENV, ToChild, ToZygote,
+    WORKER_ENV,
 };
 use super::{Dispatcher, HeldReply, RunReport, RunRequest, SANDBOX_STACK_BYTES};
 use crate::capabilities::HostError;
@@ -47,26 +47,28 @@ fn hard_grace(timeout: Duration) -> Duration {
     (timeout / 4).clamp(Duration::from_millis(200), Duration::from_secs(1))
 }
 
-/// Finds the worker executable: `configured`, then this executable if it called
-/// `worker_main_if_requested` (an application that asks to be its own worker is, whatever the
-/// environment says), then `TOOLPLANE_WORKER_EXE`, then `toolplane` on `PATH`.
+/// Finds the worker executable: `configured`, then `TOOLPLANE_WORKER_EXE` if it names a file, then this
+/// executable if it called `worker_main_if_requested`, then `toolplane` on `PATH`. A variable that names
+/// no file is an error only for an executable that cannot serve itself: a stale one (this repository's
+/// `.cargo/config.toml` names a binary a fresh clone has not built yet) must not stop an application that
+/// asks to be its own worker.
 pub(crate) fn worker_executable(configured: Option<&Path>) -> Result<PathBuf, String> {
-    if configured.is_none()
-        && super::worker::current_exe_is_worker()
-        && let Ok(exe) = std::env::current_exe()
-    {
-        return Ok(exe);
-    }
     let named = configured
         .map(|path| (path.to_path_buf(), "[toolplane] worker_path"))
         .or_else(|| {
             std::env::var_os("TOOLPLANE_WORKER_EXE")
                 .map(|path| (path.into(), "TOOLPLANE_WORKER_EXE"))
         });
+    if let Some((path, _)) = &named
+        && path.is_file()
+    {
+        return Ok(path.clone());
+    }
+    let serves_itself = configured.is_none() && super::worker::current_exe_is_worker();
+    if serves_itself && let Ok(exe) = std::env::current_exe() {
+        return Ok(exe);
+    }
     if let Some((path, source)) = named {
-        if path.is_file() {
-            return Ok(path);
-        }
         return Err(format!(
             "the worker executable {} ({source}) is not a file: point it at a toolplane binary, call \
              toolplane::worker_main_if_requested() at the top of main and leave it unset, or use \
@@ -144,7 +146,7 @@ impl Zygote {
             .envs(std::env::var_os(NO_HUGE_PAGES_ENV).map(|v| (NO_HUGE_PAGES_ENV, v)))
             .envs(
                 std::env::var_os(TEST_HOOKS_ENV)
-                    .or_else(|| crate::vm::test_hooks::panic_probe_enabled().then(|| "1".into()))
+                    .or_else(|| crate::vm::panic_probe_enabled().then(|| "1".into()))
                     .map(|v| (TEST_HOOKS_ENV, v)),
             )
             .stdin(Stdio::from(OwnedFd::from(zygote_end)))

@@ -15,6 +15,23 @@ use serde::{Deserialize, Serialize};
 use super::{RunReport, RunSpec};
 use crate::host_error::HostError;
 
+/// The environment variable that starts an executable as a worker (its value says which: `zygote`, or a
+/// stdio MCP server's jail launcher).
+pub(crate) const WORKER_ENV: &str = "TOOLPLANE_WORKER";
+/// The recursion limit the zygote's interpreter is built with.
+pub(crate) const RECURSION_ENV: &str = "TOOLPLANE_WORKER_RECURSION";
+/// Set (to anything) to keep the zygote off huge pages: for comparisons (`cargo perf`).
+pub(crate) const NO_HUGE_PAGES_ENV: &str = "TOOLPLANE_NO_HUGE_PAGES";
+/// Exit code of a child whose allocator failed (it then aborts; the SIGABRT handler exits with this).
+pub(crate) const EXIT_OUT_OF_MEMORY: i32 = 86;
+/// Exit code of a child stopped at a forbidden system call (it reported the call on its line first).
+pub(crate) const EXIT_FORBIDDEN_SYSCALL: i32 = 87;
+/// Exit code of a child that aborted (`abort()` raises SIGABRT with `tgkill`, which the jail refuses:
+/// the child ends with this code instead, reported as SIGABRT).
+pub(crate) const EXIT_ABORTED: i32 = 88;
+/// Exit code of a child that could not enter its jail: it runs no snippet.
+pub(crate) const EXIT_NO_JAIL: i32 = 89;
+
 /// Bumped when the messages change: the host refuses a worker that speaks another version.
 pub(crate) const PROTOCOL_VERSION: u32 = 4;
 

@@ -19,24 +19,19 @@ use std::os::unix::net::UnixStream;
 use std::rc::Rc;
 use std::sync::atomic::{AtomicBool, AtomicI32, Ordering};
 
+use super::TEST_HOOKS_ENV;
 use super::hugepages::HugePageTuner;
-use super::jail::{self, EXIT_NO_JAIL, Jail, Role};
+use super::jail::{self, Jail, Role};
 use super::protocol::{
-    self, Attachment, FromChild, FromZygote, PROTOCOL_VERSION, ToChild, ToZygote,
+    self, Attachment, EXIT_NO_JAIL, EXIT_OUT_OF_MEMORY, FromChild, FromZygote, PROTOCOL_VERSION,
+    RECURSION_ENV, ToChild, ToZygote, WORKER_ENV,
 };
 use crate::host_error::HostError;
-use crate::vm::interpreter::{self, SandboxVm};
-use crate::vm::{HostChannel, RunLimits, RunSpec, Scope, SessionNamespace, memory, run_in};
+use crate::vm::{
+    HostChannel, RunLimits, RunSpec, SandboxVm, Scope, SessionNamespace, run_in,
+    system_alloc_failed,
+};
 
-/// The environment variable that starts this executable as a worker.
-pub(crate) const WORKER_ENV: &str = "TOOLPLANE_WORKER";
-/// The recursion limit the zygote's interpreter is built with.
-pub(crate) const RECURSION_ENV: &str = "TOOLPLANE_WORKER_RECURSION";
-/// Set (to anything) to keep the zygote off huge pages: for comparisons (`cargo perf`).
-pub(crate) const NO_HUGE_PAGES_ENV: &str = "TOOLPLANE_NO_HUGE_PAGES";
-pub(crate) use super::TEST_HOOKS_ENV;
-/// Exit code of a child whose allocator failed (it then aborts; the SIGABRT handler exits with this).
-pub(crate) const EXIT_OUT_OF_MEMORY: i32 = 86;
 /// Address space a child may use beyond its memory limit: thread stacks, malloc arenas, the VM's own.
 const ADDRESS_SPACE_HEADROOM: u64 = 384 << 20;
 /// Modules the zygote imports so that children start warm.
@@ -140,7 +135,7 @@ fn zygote_main() -> io::Result<()> {
         .ok()
         .and_then(|v| v.parse().ok())
         .unwrap_or(1000);
-    crate::vm::test_hooks::enable(std::env::var_os(TEST_HOOKS_ENV).is_some());
+    crate::vm::enable_test_hooks(std::env::var_os(TEST_HOOKS_ENV).is_some());
     // Compiled before the first fork; each child installs it before it runs anything of a snippet's.
     let jail = Jail::new().map_err(|e| io::Error::other(format!("no sandbox jail: {e}")))?;
     jail.confine_zygote()
@@ -149,7 +144,7 @@ fn zygote_main() -> io::Result<()> {
     // children inherit the answer, and their jail allows no open().
     let _ = stacker::remaining_stack();
     // The zygote's interpreter is the only one of its process, and so of every child's.
-    let sandbox = interpreter::build_alone(recursion).map_err(io::Error::other)?;
+    let sandbox = SandboxVm::build_alone(recursion).map_err(io::Error::other)?;
     // Imports and the warm-up happen in idle time, once a second child is wanted or the first has
     // ended: the first fork request (a CLI's only run) is served at once by a child of the plain,
     // equally fresh, interpreter, without the warm-up competing with it for the CPU.
@@ -377,7 +372,7 @@ fn die_with_parent(parent: libc::pid_t) {
 }
 
 extern "C" fn on_sigabrt(_: libc::c_int) {
-    if memory::system_alloc_failed() {
+    if system_alloc_failed() {
         // SAFETY: _exit is async-signal-safe.
         unsafe { libc::_exit(EXIT_OUT_OF_MEMORY) };
     }
@@ -505,7 +500,7 @@ fn warm_up(sandbox: &SandboxVm) {
         &spec,
         Box::new(NoHost),
         Scope::Fresh,
-        &crate::CancelToken::new(),
+        &crate::cancel::CancelToken::new(),
     );
 }
 
@@ -584,7 +579,7 @@ fn serve_run(
         replies: HashMap::new(),
     };
     // A cancel is the host's: it kills this process.
-    let never = crate::CancelToken::new();
+    let never = crate::cancel::CancelToken::new();
     let report = run_in(sandbox, spec, Box::new(channel), scope, &never);
     let flags = (report.reset_requested, report.limit_hit);
     let _ = protocol::send(stream, &FromChild::Done(Box::new(report)), None);

@@ -65,7 +65,7 @@ impl ClientLog {
     pub(super) async fn run_finished(
         &self,
         peer: &Peer<RoleServer>,
-        result: &crate::ExecutionResult,
+        result: &crate::execution::ExecutionResult,
     ) {
         if !result.stderr.is_empty() {
             let data = Value::String(result.stderr.clone());

@@ -23,8 +23,6 @@ mod http;
 mod hybrid;
 mod logging;
 mod null_id;
-mod reply_bounds;
-pub(crate) mod servers;
 mod text;
 
 use std::net::SocketAddr;
@@ -46,14 +44,10 @@ use serde_json::{Map, Value, json};
 
 use crate::capabilities::{Detail, render_capabilities};
 use crate::config::Config;
-use crate::{Session, Toolplane};
+use crate::runtime::{Session, Toolplane};
 
 pub use http::{DEFAULT_HTTP_PORT, MCP_PATH};
 pub use hybrid::select_capabilities;
-pub use servers::{
-    Probe, ServerStatus, connect_servers, connect_servers_blocking, probe_servers_blocking,
-    server_protections,
-};
 use text::Live;
 
 /// URI of the namespace manifest.
@@ -288,10 +282,10 @@ impl McpServer {
         }) {
             crate::capabilities::Submitted::Answered(reply) => reply,
             crate::capabilities::Submitted::Pending(call) => tokio::select! {
-                reply = rx => reply.unwrap_or_else(|_| Err(crate::HostError::runtime(format!("{capability} was dropped")))),
+                reply = rx => reply.unwrap_or_else(|_| Err(crate::capabilities::HostError::runtime(format!("{capability} was dropped")))),
                 () = abandoned(context) => {
                     call.abort();
-                    Err(crate::HostError::runtime(format!("{capability} was cancelled by the client")))
+                    Err(crate::capabilities::HostError::runtime(format!("{capability} was cancelled by the client")))
                 }
             },
         };
@@ -391,7 +385,7 @@ impl McpServer {
         if let Some(refused) = refused_backend_or_packages(&args) {
             return run_result(&refused);
         }
-        let cancel = crate::CancelToken::new();
+        let cancel = crate::cancel::CancelToken::new();
         let _stop_on_cancel = StopOnCancel(tokio::spawn({
             let cancel = cancel.clone();
             let abandoned = abandoned(context);
@@ -470,7 +464,7 @@ impl McpServer {
 
     fn read(&self, uri: &str) -> Result<ReadResourceResult, McpError> {
         let runtime = &self.state.runtime;
-        let store_error = |e: crate::HostError| {
+        let store_error = |e: crate::capabilities::HostError| {
             McpError::resource_not_found(e.message, Some(json!({ "uri": uri })))
         };
         let contents = if uri == NAMESPACE_URI {
@@ -507,7 +501,7 @@ impl McpServer {
 /// A run's result as `execute_code` answers it: the text content is the result serialised once, its
 /// value exactly as the sandbox wrote it; structuredContent is a serde_json::Value, exact with the
 /// `exact-numbers` feature (the CLI's default build).
-fn run_result(result: &crate::ExecutionResult) -> Result<CallToolResult, McpError> {
+fn run_result(result: &crate::execution::ExecutionResult) -> Result<CallToolResult, McpError> {
     let text =
         serde_json::to_string(result).map_err(|e| McpError::internal_error(e.to_string(), None))?;
     let value =
@@ -519,13 +513,15 @@ fn run_result(result: &crate::ExecutionResult) -> Result<CallToolResult, McpErro
 
 /// The result the Python original gives for a `backend` it does not have, and for `packages` on a
 /// backend that cannot install any; `None` when the run may go ahead.
-fn refused_backend_or_packages(args: &ExecuteCodeArgs) -> Option<crate::ExecutionResult> {
+fn refused_backend_or_packages(
+    args: &ExecuteCodeArgs,
+) -> Option<crate::execution::ExecutionResult> {
     if let Some(backend) = &args.backend
         && !crate::config::BACKEND_NAMES.contains(&backend.as_str())
     {
         let mut valid: Vec<&str> = crate::config::BACKEND_NAMES.to_vec();
         valid.sort_unstable();
-        return Some(crate::ExecutionResult::failed(
+        return Some(crate::execution::ExecutionResult::failed(
             "BackendNotFoundError",
             format!(
                 "Unknown backend '{backend}'. Valid backends: {} (one sandboxed RustPython backend under two names).",
@@ -535,7 +531,7 @@ fn refused_backend_or_packages(args: &ExecuteCodeArgs) -> Option<crate::Executio
         ));
     }
     if args.packages.as_ref().is_some_and(|p| !p.is_empty()) {
-        return Some(crate::ExecutionResult::failed(
+        return Some(crate::execution::ExecutionResult::failed(
             "BackendCapabilityError",
             "backend 'rustpython' cannot install or import third-party packages; snippets import only the \
              allowed standard-library modules (toolplane://namespace lists them)",

@@ -1,8 +1,8 @@
 //! What the MCP server says to a model: tool descriptions, server instructions, and the
 //! `toolplane://namespace` manifest. Each reflects the live policy (stores and session on or off).
 
-use crate::Toolplane;
 use crate::capabilities::{Detail, call_shape, render_brief, render_capabilities};
+use crate::runtime::Toolplane;
 
 /// Names the sandbox binds before any capability alias.
 pub(super) const RESERVED: &[&str] = crate::namespace::RESERVED_NAMES;

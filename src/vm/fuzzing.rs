@@ -5,7 +5,7 @@ use std::cell::RefCell;
 use rustpython_vm::{PyObjectRef, VirtualMachine};
 
 use super::convert::{Mode, from_json_text, to_json};
-use super::interpreter::{self, SandboxVm};
+use super::interpreter::SandboxVm;
 
 thread_local! {
     // Leaked, never dropped: tearing a VM down in a thread-local destructor touches thread-locals
@@ -22,7 +22,7 @@ pub fn convert_round_trip(data: &[u8]) {
     VM.with(|cell| {
         let mut cell = cell.borrow_mut();
         let sandbox = *cell.get_or_insert_with(|| {
-            Box::leak(Box::new(interpreter::build(1000).expect("interpreter")))
+            Box::leak(Box::new(SandboxVm::build(1000).expect("interpreter")))
         });
         sandbox.interp.enter(|vm| {
             let mut bytes = data;

@@ -138,17 +138,19 @@ fn with_all_modules(
     (builder, marshal)
 }
 
-/// Builds and prepares an interpreter. Must be called on the thread that will use it.
-pub(crate) fn build(recursion_limit: usize) -> Result<SandboxVm, String> {
-    build_with(recursion_limit, true)
-}
+impl SandboxVm {
+    /// Builds and prepares an interpreter. Must be called on the thread that will use it.
+    pub(crate) fn build(recursion_limit: usize) -> Result<Self, String> {
+        build_with(recursion_limit, true)
+    }
 
-/// [`build`] for an interpreter that will be the only one its thread and process ever hold (the
-/// process engine's zygote, the in-process engine's first-run thread): `_ast` is imported when a run
-/// first asks for it, not on every start. Where interpreters share a thread they share its AST node
-/// classes, whose class attributes each start sets afresh, so there it stays eager.
-pub(crate) fn build_alone(recursion_limit: usize) -> Result<SandboxVm, String> {
-    build_with(recursion_limit, false)
+    /// [`SandboxVm::build`] for an interpreter that will be the only one its thread and process ever
+    /// hold (the process engine's zygote, the in-process engine's first-run thread): `_ast` is imported
+    /// when a run first asks for it, not on every start. Where interpreters share a thread they share
+    /// its AST node classes, whose class attributes each start sets afresh, so there it stays eager.
+    pub(crate) fn build_alone(recursion_limit: usize) -> Result<Self, String> {
+        build_with(recursion_limit, false)
+    }
 }
 
 fn build_with(recursion_limit: usize, import_ast_at_startup: bool) -> Result<SandboxVm, String> {

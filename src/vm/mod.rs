@@ -6,12 +6,12 @@ mod convert;
 mod externals;
 pub mod fuzzing;
 mod imports;
-pub(crate) mod interpreter;
+mod interpreter;
 mod limits;
-pub(crate) mod memory;
+mod memory;
 pub(crate) mod snippet;
 mod syntax;
-pub(crate) mod test_hooks;
+mod test_hooks;
 
 use std::sync::Arc;
 use std::time::{Duration, Instant};
@@ -23,9 +23,10 @@ pub(crate) use interpreter::SandboxVm;
 pub use limits::request_interrupt;
 pub(crate) use limits::{memory_message, stop_watchdog, timeout_message};
 pub use memory::CountingAllocator;
-pub(crate) use memory::adopt_foreign_allocation;
+pub(crate) use memory::{adopt_foreign_allocation, system_alloc_failed};
 pub(crate) use snippet::Bindings;
 pub use snippet::{SESSION_DISPLAY_NAME, SNIPPET_DISPLAY_NAME, SNIPPET_FILENAME};
+pub(crate) use test_hooks::{enable as enable_test_hooks, enable_panic_probe, panic_probe_enabled};
 
 use crate::execution::ExecutionResult;
 
@@ -115,7 +116,7 @@ pub(crate) fn run_in(
     spec: &RunSpec,
     channel: Box<dyn HostChannel>,
     scope: Scope<'_>,
-    cancel: &crate::CancelToken,
+    cancel: &crate::cancel::CancelToken,
 ) -> RunReport {
     let started = Instant::now();
     let (session_account, mode) = match scope {
@@ -180,7 +181,7 @@ pub(crate) struct SpareVm {
 
 impl SpareVm {
     pub(crate) fn build(recursion_limit: usize) -> Option<Self> {
-        let sandbox = interpreter::build(recursion_limit).ok()?;
+        let sandbox = SandboxVm::build(recursion_limit).ok()?;
         Some(Self {
             recursion_limit,
             sandbox,
@@ -204,7 +205,7 @@ impl Janitor {
     /// heap types RustPython shares between the thread's interpreters are made (and recorded, to be
     /// frozen) here, where no snippet runs.
     pub(crate) fn new() -> Self {
-        let janitor = interpreter::build(1000).ok();
+        let janitor = SandboxVm::build(1000).ok();
         if let Some(janitor) = &janitor {
             janitor.interp.enter(interpreter::record_shared_heap_types);
         }
@@ -242,7 +243,7 @@ mod tests {
     /// count afterwards.
     fn leftovers_after(rounds: usize, janitor: &mut Option<Janitor>) -> (usize, usize) {
         for _ in 0..rounds {
-            let vm = interpreter::build(1000).unwrap();
+            let vm = SandboxVm::build(1000).unwrap();
             vm.interp.enter(|vm| {
                 let json = vm.import("json", 0).unwrap();
                 json.get_attr("dumps", vm)

@@ -23,7 +23,7 @@ use super::{
     servers_table, write_atomic,
 };
 use crate::cli::printable;
-use crate::mcp::servers::redact_urls;
+use crate::mcp_client::redact_urls;
 
 #[derive(clap::Args, Debug)]
 pub(crate) struct ImportArgs {
@@ -55,7 +55,7 @@ pub(crate) struct ImportArgs {
 
 // The prefix of the placeholder variables an import writes: a connection that finds one unset says
 // that it is a placeholder to fill in.
-use crate::mcp::servers::IMPORT_PLACEHOLDER_PREFIX as PLACEHOLDER_PREFIX;
+use crate::mcp_client::IMPORT_PLACEHOLDER_PREFIX as PLACEHOLDER_PREFIX;
 
 /// Environment variables that make a program load or run other code than its own: a config that sets
 /// them for a server's command chooses what runs.

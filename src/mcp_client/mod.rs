@@ -1,6 +1,24 @@
-//! MCP servers as capabilities: the `[mcp.servers.*]` of a config, connected with rmcp's client, each
-//! tool registered as `mcp:<server>/<tool>` (alias `<server>_<tool>`). The servers are the host's: a
-//! snippet reaches them only through the bridge, like every capability.
+//! The MCP client: the `[mcp.servers.*]` of a config (downstream MCP servers) connected with rmcp's
+//! client, each tool registered as a capability `mcp:<server>/<tool>` (alias `<server>_<tool>`). A source
+//! of capabilities beside the host's own tools: a snippet reaches a server only through the bridge, like
+//! every capability. Needs the capabilities, the config and the audit log, and the engine room for the
+//! jail a stdio server runs in; never the MCP server (`crate::mcp`) or the runtime.
+//!
+//! ```no_run
+//! use std::sync::Arc;
+//! let config = toolplane::Config::from_toml_str(
+//!     "[mcp.servers.time]\ncommand = \"uvx\"\nargs = [\"mcp-server-time\"]\n",
+//! )
+//! .unwrap();
+//! let registry = Arc::new(toolplane::Registry::new());
+//! for status in toolplane::mcp_client::connect_servers_blocking(&config.mcp, &registry) {
+//!     if let Some(warning) = status.warning() {
+//!         eprintln!("{warning}");
+//!     }
+//! }
+//! ```
+
+mod reply_bounds;
 
 use std::collections::BTreeMap;
 use std::process::Stdio;
@@ -211,7 +229,7 @@ pub enum Probe {
 /// use std::collections::BTreeMap;
 /// use std::time::Duration;
 /// use toolplane::config::McpServerConfig;
-/// use toolplane::mcp::{Probe, probe_servers_blocking};
+/// use toolplane::mcp_client::{Probe, probe_servers_blocking};
 ///
 /// let mut servers = BTreeMap::new();
 /// servers.insert(
@@ -859,7 +877,7 @@ async fn connect_stdio(
         let prefix = format!("[mcp {}] ", printable(name));
         tokio::spawn(forward_stderr(prefix, stderr));
     }
-    let stdout = super::reply_bounds::BoundedReplies::new(stdout, MAX_MESSAGE_BYTES);
+    let stdout = reply_bounds::BoundedReplies::new(stdout, MAX_MESSAGE_BYTES);
     let transport = AsyncRwTransport::<RoleClient, _, _>::new(stdout, stdin)
         .with_max_line_length(MAX_MESSAGE_BYTES);
     let service = ()
@@ -947,7 +965,7 @@ fn find_program(
 /// doctor` says it. The first call checks whether servers can start in a jail here (once per process).
 ///
 /// ```no_run
-/// println!("{}", toolplane::mcp::server_protections());
+/// println!("{}", toolplane::mcp_client::server_protections());
 /// ```
 pub fn server_protections() -> String {
     #[cfg(target_os = "linux")]
@@ -1319,7 +1337,7 @@ mod tests {
             .arg(&exe)
             .args([
                 "--exact",
-                "mcp::servers::tests::jail_depth_probe",
+                "mcp_client::tests::jail_depth_probe",
                 "--nocapture",
             ])
             .env("TOOLPLANE_TEST_JAIL_DEPTH", "1")
