@@ -190,8 +190,8 @@ impl AuditLog {
     }
 
     fn disable(&self, why: &std::io::Error) {
-        eprintln!(
-            "toolplane: audit log disabled, cannot write {}: {why}",
+        tracing::warn!(
+            "audit log disabled, cannot write {}: {why}",
             self.path.display()
         );
     }

@@ -543,7 +543,7 @@ fn bindings(bridge: &Bridge, inputs: &Map<String, Value>) -> Result<Bindings, Er
 }
 
 /// Connects the config's `[mcp.servers.*]` and registers their tools (each server bounded by
-/// `[mcp] discovery_timeout_seconds`); one line on stderr for each server that is skipped.
+/// `[mcp] discovery_timeout_seconds`); a warning event (`tracing`) for each server that is skipped.
 #[cfg(feature = "mcp")]
 fn connect_mcp_servers(
     config: &Config,
@@ -553,11 +553,12 @@ fn connect_mcp_servers(
         return Ok(Vec::new());
     }
     let statuses = crate::mcp_client::connect_servers_blocking(&config.mcp, registry);
-    for warning in statuses
-        .iter()
-        .filter_map(crate::mcp_client::ServerStatus::warning)
-    {
-        eprintln!("{warning}");
+    for status in &statuses {
+        if let (crate::mcp_client::ServerStatus::Unavailable { name, .. }, Some(warning)) =
+            (status, status.warning())
+        {
+            tracing::warn!(server = name.as_str(), "{warning}");
+        }
     }
     Ok(statuses)
 }

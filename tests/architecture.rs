@@ -214,3 +214,49 @@ fn the_allowed_dependencies_have_no_cycle() {
         visit(room, &graph, &mut Vec::new(), &mut done);
     }
 }
+
+/// The library prints nothing of its own: it emits `tracing` events, which an embedding application
+/// routes, filters or drops (the CLI's subscriber prints them). Only the CLI prints, and the processes
+/// the library starts print to their own stderr: a worker, and a server jail's launcher (whose stderr is
+/// the server's, passed on as the server's events). Tests (`mod tests` to the end of a file) may print.
+#[test]
+fn the_library_does_not_print() {
+    let src = Path::new(env!("CARGO_MANIFEST_DIR")).join("src");
+    let own_processes = ["engine/worker.rs", "engine/server_jail.rs"];
+    let mut files = Vec::new();
+    rust_files(&src, &mut files);
+    let mut prints = Vec::new();
+    for file in files {
+        let relative = file.strip_prefix(&src).unwrap().display().to_string();
+        if relative.starts_with("cli/")
+            || relative == "main.rs"
+            || own_processes.contains(&relative.as_str())
+        {
+            continue;
+        }
+        let text = std::fs::read_to_string(&file).unwrap();
+        for (number, line) in text.lines().enumerate() {
+            if line.starts_with("mod tests") {
+                break;
+            }
+            let code = line.trim_start();
+            if code.starts_with("//") {
+                continue;
+            }
+            if [
+                "eprintln!",
+                "println!",
+                "eprint!(",
+                "print!(",
+                "io::stderr()",
+                "io::stdout()",
+            ]
+            .iter()
+            .any(|print| code.contains(print))
+            {
+                prints.push(format!("{relative}:{}: {code}", number + 1));
+            }
+        }
+    }
+    assert!(prints.is_empty(), "{}", prints.join("\n"));
+}

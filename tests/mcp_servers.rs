@@ -989,3 +989,84 @@ fn doctor_says_whether_servers_are_jailed() {
         "{unjailed}"
     );
 }
+
+/// Captures what a `tracing` subscriber formats, for the test that installs it.
+#[derive(Clone, Default)]
+struct Captured(std::sync::Arc<std::sync::Mutex<Vec<u8>>>);
+
+impl std::io::Write for Captured {
+    fn write(&mut self, bytes: &[u8]) -> std::io::Result<usize> {
+        self.0.lock().unwrap().extend_from_slice(bytes);
+        Ok(bytes.len())
+    }
+    fn flush(&mut self) -> std::io::Result<()> {
+        Ok(())
+    }
+}
+
+/// The library says what it skipped as `tracing` events, for the embedding application's subscriber
+/// (it prints nothing itself: `tests/architecture.rs`): a server that cannot start is a WARN event
+/// naming the server.
+#[test]
+fn a_skipped_server_is_a_warning_event_for_the_applications_subscriber() {
+    let captured = Captured::default();
+    let writer = captured.clone();
+    let subscriber = tracing_subscriber::fmt()
+        .json()
+        .with_writer(move || writer.clone())
+        .finish();
+    let mut config = config_with("[mcp.servers.missing]\ncommand = \"/nonexistent/mcp-server\"\n");
+    config.toolplane.isolation = Some(toolplane::Isolation::InProcess);
+    let runtime = tracing::subscriber::with_default(subscriber, || Toolplane::new(config).unwrap());
+    assert_eq!(runtime.mcp_servers().len(), 1);
+    let text = String::from_utf8(captured.0.lock().unwrap().clone()).unwrap();
+    let events: Vec<Value> = text
+        .lines()
+        .map(|line| serde_json::from_str(line).unwrap())
+        .collect();
+    let skipped: Vec<&Value> = events
+        .iter()
+        .filter(|e| e["fields"]["server"] == "missing")
+        .collect();
+    assert_eq!(skipped.len(), 1, "{text}");
+    assert_eq!(skipped[0]["level"], "WARN");
+    assert_eq!(
+        skipped[0]["fields"]["message"],
+        "MCP server 'missing' unavailable: cannot start \"/nonexistent/mcp-server\": No such file or directory (os error 2)"
+    );
+}
+
+/// The CLI prints the library's events on stderr: as lines by default, as JSON with
+/// `TOOLPLANE_LOG_FORMAT=json`, none with `TOOLPLANE_LOG=off`.
+#[test]
+fn the_cli_prints_the_librarys_events_as_asked() {
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::write(
+        dir.path().join("c.toml"),
+        "[mcp.servers.missing]\ncommand = \"/nonexistent/mcp-server\"\n",
+    )
+    .unwrap();
+    std::fs::write(dir.path().join("s.py"), "return 1").unwrap();
+    let stderr = |env: &[(&str, &str)]| {
+        let output = Command::new(env!("CARGO_BIN_EXE_toolplane"))
+            .args(["run", "--config", "c.toml", "s.py"])
+            .current_dir(dir.path())
+            .env_remove("TOOLPLANE_LOG")
+            .env_remove("RUST_LOG")
+            .env_remove("TOOLPLANE_LOG_FORMAT")
+            .envs(env.iter().copied())
+            .output()
+            .unwrap();
+        assert!(output.status.success());
+        String::from_utf8_lossy(&output.stderr).into_owned()
+    };
+    let line = "toolplane: MCP server 'missing' unavailable: cannot start \"/nonexistent/mcp-server\": No such file or directory (os error 2)\n";
+    assert_eq!(stderr(&[]), line);
+    assert_eq!(stderr(&[("TOOLPLANE_LOG", "off")]), "");
+    assert_eq!(stderr(&[("RUST_LOG", "off")]), "");
+    let json = stderr(&[("TOOLPLANE_LOG_FORMAT", "json")]);
+    let event: Value = serde_json::from_str(json.trim()).unwrap();
+    assert_eq!(event["level"], "WARN", "{json}");
+    assert_eq!(event["fields"]["server"], "missing", "{json}");
+    assert_eq!(event["target"], "toolplane::runtime", "{json}");
+}

@@ -9,6 +9,7 @@ use clap::{Parser, Subcommand};
 use crate::config::{Config, Isolation};
 use crate::runtime::Toolplane;
 
+mod log;
 mod mcp;
 mod repl;
 mod trust;
@@ -163,6 +164,7 @@ impl<T: std::fmt::Display> From<T> for UsageError {
 
 /// Entry point of the `toolplane` binary.
 pub fn main() -> ExitCode {
+    log::install_subscriber();
     // The test hooks' variable also lets this process's in-process runs use the panic probe.
     if std::env::var_os(crate::engine::TEST_HOOKS_ENV).is_some() {
         crate::sandbox::enable_test_hooks();
@@ -512,7 +514,7 @@ fn serve_mcp(args: ServeMcpArgs) -> Result<ExitCode, UsageError> {
                     .iter()
                     .filter_map(crate::mcp_client::ServerStatus::warning)
                 {
-                    eprintln!("{warning}");
+                    eprintln!("toolplane: {warning}");
                 }
                 // Their tools may be [hybrid] tools: clients are told the list changed.
                 notifier.capabilities_changed();

@@ -79,12 +79,12 @@ pub enum ServerStatus {
 }
 
 impl ServerStatus {
-    /// The line `toolplane` prints for a server it skipped:
-    /// `toolplane: MCP server 'x' unavailable: …`.
+    /// What is said of a server that was skipped: `MCP server 'x' unavailable: …` (the CLI prints it
+    /// after `toolplane: `).
     pub fn warning(&self) -> Option<String> {
         match self {
             ServerStatus::Unavailable { name, reason } => Some(format!(
-                "toolplane: MCP server '{name}' unavailable: {}",
+                "MCP server '{name}' unavailable: {}",
                 printable(reason)
             )),
             ServerStatus::Connected { .. } => None,
@@ -371,7 +371,10 @@ fn register(
     for tool in tools {
         if let Some(why) = oversized(&tool) {
             let shown = printable(&shortened(&tool.name, 64));
-            eprintln!("toolplane: MCP server '{server}': tool '{shown}' skipped: {why}");
+            tracing::warn!(
+                server,
+                "MCP server '{server}': tool '{shown}' skipped: {why}"
+            );
             continue;
         }
         let tool_name = tool.name.to_string();
@@ -380,17 +383,19 @@ fn register(
         // An alias two parties would take is nobody's (the registry binds neither), whatever the
         // order the servers came in; nor is a name every snippet already has.
         if crate::capabilities::alias_is_taken_by_python(&alias) {
-            eprintln!(
-                "toolplane: MCP server '{server}': tool '{}' is not bound as {alias} (a name every \
-                 snippet has); call it as call_tool('{}', ...)",
+            tracing::warn!(
+                server,
+                "MCP server '{server}': tool '{}' is not bound as {alias} (a name every snippet \
+                 has); call it as call_tool('{}', ...)",
                 printable(&tool_name),
                 printable(&canonical)
             );
         } else if !taken.insert(alias.clone()) {
             let others = registry.alias_holders(&alias).join(", ");
-            eprintln!(
-                "toolplane: MCP server '{server}': tool '{}' and {} would both be {alias}: neither is \
-                 bound; call them by their canonical names with call_tool",
+            tracing::warn!(
+                server,
+                "MCP server '{server}': tool '{}' and {} would both be {alias}: neither is bound; \
+                 call them by their canonical names with call_tool",
                 printable(&tool_name),
                 printable(&others)
             );
@@ -417,7 +422,10 @@ fn register(
         match registry.register(capability) {
             Ok(()) => registered += 1,
             Err(e) => {
-                eprintln!("toolplane: MCP server '{server}': tool '{tool_name}' skipped: {e}")
+                tracing::warn!(
+                    server,
+                    "MCP server '{server}': tool '{tool_name}' skipped: {e}"
+                )
             }
         }
     }
@@ -694,8 +702,9 @@ async fn list_tools_bounded(name: &str, client: &Client) -> Result<Vec<Tool>, St
             break;
         }
         if tools.len() >= MAX_TOOLS_PER_SERVER || page + 1 >= MAX_TOOL_PAGES {
-            eprintln!(
-                "toolplane: MCP server '{name}': its tool list was cut off after {} tools in {} pages",
+            tracing::warn!(
+                server = name,
+                "MCP server '{name}': its tool list was cut off after {} tools in {} pages",
                 tools.len().min(MAX_TOOLS_PER_SERVER),
                 page + 1
             );
@@ -874,8 +883,7 @@ async fn connect_stdio(
         return Err(format!("cannot start {command:?}: no pipes to it"));
     };
     if let Some(stderr) = stderr {
-        let prefix = format!("[mcp {}] ", printable(name));
-        tokio::spawn(forward_stderr(prefix, stderr));
+        tokio::spawn(forward_stderr(printable(name), stderr));
     }
     let stdout = reply_bounds::BoundedReplies::new(stdout, MAX_MESSAGE_BYTES);
     let transport = AsyncRwTransport::<RoleClient, _, _>::new(stdout, stdin)
@@ -1049,10 +1057,14 @@ fn probe_jail() -> Result<std::path::PathBuf, String> {
 /// The most of one line of a server's stderr the host holds and prints.
 const MAX_STDERR_LINE_BYTES: usize = 8 << 10;
 
-/// Prints a server's stderr on the host's, a line at a time with its prefix: each line is cut at
-/// [`MAX_STDERR_LINE_BYTES`] (a stream without newlines must not grow the host) and its control
-/// characters are shown escaped (a server must not restyle the user's terminal).
-async fn forward_stderr(prefix: String, stderr: tokio::process::ChildStderr) {
+/// The target of the events that carry a stdio server's stderr, a line each, with the server's name in
+/// the field `server` (the CLI prints them as `[mcp NAME] line`).
+pub const SERVER_STDERR_TARGET: &str = "toolplane::server_stderr";
+
+/// Passes a server's stderr on as events ([`SERVER_STDERR_TARGET`], level INFO), a line at a time: each
+/// line is cut at [`MAX_STDERR_LINE_BYTES`] (a stream without newlines must not grow the host) and its
+/// control characters are shown escaped (a server must not restyle the user's terminal).
+async fn forward_stderr(server: String, stderr: tokio::process::ChildStderr) {
     let mut reader = tokio::io::BufReader::new(stderr);
     let mut line: Vec<u8> = Vec::new();
     let mut cut = 0usize;
@@ -1074,13 +1086,14 @@ async fn forward_stderr(prefix: String, stderr: tokio::process::ChildStderr) {
             if cut > 0 {
                 shown.push_str(&format!("… ({cut} more bytes)"));
             }
-            eprintln!("{prefix}{shown}");
+            tracing::info!(target: SERVER_STDERR_TARGET, server, "{shown}");
             line.clear();
             cut = 0;
         }
     }
     if !line.is_empty() {
-        eprintln!("{prefix}{}", printable(&String::from_utf8_lossy(&line)));
+        let shown = printable(&String::from_utf8_lossy(&line));
+        tracing::info!(target: SERVER_STDERR_TARGET, server, "{shown}");
     }
 }
 
