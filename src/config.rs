@@ -181,8 +181,9 @@ pub struct ToolplaneConfig {
     /// `"rustpython"` (ours); `"monty"` is accepted as a name for it, so the Python original's configs load.
     pub default_backend: String,
     /// Where snippets run: `"process"` (forked worker processes with hard limits) or `"in-process"`
-    /// (a VM on a thread of the host). `None` (key absent): the CLI and the MCP server use `process`, a
-    /// library [`crate::Toolplane`] uses `in-process`.
+    /// (a VM on a thread of the host). `None` (key absent): `process` on Linux, for the CLI, the MCP
+    /// server and a library [`crate::Toolplane`] alike; `in-process` elsewhere (there is no process
+    /// engine there).
     pub isolation: Option<Isolation>,
     /// The worker executable for `process` isolation (a `toolplane` binary, or an application that calls
     /// [`crate::worker_main_if_requested`]). Absent: `TOOLPLANE_WORKER_EXE` when it names a file, then
@@ -852,6 +853,83 @@ max_pending_calls = 256          # host calls started and not awaited yet
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// The config's tables and keys as the structs have them (their serialized defaults).
+    fn struct_keys() -> Vec<(String, serde_json::Map<String, serde_json::Value>)> {
+        let serde_json::Value::Object(tables) = serde_json::to_value(Config::default()).unwrap()
+        else {
+            panic!("a config serializes to an object");
+        };
+        tables
+            .into_iter()
+            .map(|(table, keys)| match keys {
+                serde_json::Value::Object(keys) => (table, keys),
+                other => panic!("[{table}] is not a table: {other}"),
+            })
+            .collect()
+    }
+
+    /// One schema: the structs are the source, and the list that names known keys in errors, the
+    /// starter file and the table in docs/config.md are checked against them.
+    #[test]
+    fn known_keys_are_the_structs_keys() {
+        let from_structs: BTreeMap<String, Vec<String>> = struct_keys()
+            .into_iter()
+            .map(|(table, keys)| {
+                let mut keys: Vec<String> = keys.keys().cloned().collect();
+                keys.sort();
+                (table, keys)
+            })
+            .collect();
+        let listed: BTreeMap<String, Vec<String>> = KNOWN_KEYS
+            .iter()
+            .map(|(table, keys)| {
+                let mut keys: Vec<String> = keys.iter().map(|k| k.to_string()).collect();
+                keys.sort();
+                (table.to_string(), keys)
+            })
+            .collect();
+        assert_eq!(listed, from_structs);
+    }
+
+    #[test]
+    fn the_docs_table_lists_every_key_with_its_default() {
+        let docs = include_str!("../docs/config.md");
+        let mut missing = Vec::new();
+        for (table, keys) in struct_keys() {
+            let head = format!("| `[{table}]` |");
+            let Some(row) = docs.lines().find(|line| line.starts_with(&head)) else {
+                missing.push(format!("no row for [{table}]"));
+                continue;
+            };
+            for (key, default) in keys {
+                let shown = match &default {
+                    serde_json::Value::Bool(b) => Some(b.to_string()),
+                    serde_json::Value::String(s) => Some(format!("{s:?}")),
+                    serde_json::Value::Number(n) => Some(match n.as_f64() {
+                        Some(f) if f.fract() == 0.0 => format!("{}", f as i64),
+                        _ => n.to_string(),
+                    }),
+                    serde_json::Value::Array(a) if a.is_empty() => Some("[]".into()),
+                    _ => None,
+                };
+                let named = match (&shown, &default) {
+                    (Some(value), _) => format!("`{key} = {value}"),
+                    // A table of tables (`[mcp.servers.NAME]`).
+                    (None, serde_json::Value::Object(_)) => format!("`[{table}.{key}."),
+                    (None, _) => format!("`{key}"),
+                };
+                if !row.contains(&named) {
+                    missing.push(format!("[{table}] {named}`"));
+                }
+            }
+        }
+        assert!(
+            missing.is_empty(),
+            "docs/config.md lacks: {}",
+            missing.join(", ")
+        );
+    }
 
     #[test]
     fn starter_round_trips_to_defaults() {

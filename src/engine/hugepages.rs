@@ -1,13 +1,12 @@
 //! Idle-time work that makes the zygote cheaper to fork, run from and exit: its heap, and the
 //! executable's code and read-only data, are moved onto transparent huge pages.
 //!
-//! Measured with `perf` on the 2-vCPU KVM guest, each fresh child cost ~460 page faults:
-//! ~210 on the executable's file-backed pages, which `fork()` does not copy (a child maps them again,
-//! fault by fault, and unmaps them at exit), and ~215 copy-on-write faults on the heap. `fork()` copies
-//! the page table of every anonymous 4 KiB page, ~19 µs per MiB. With the heap on 2 MiB pages `fork()`
-//! copies one entry per 2 MiB; with the image moved into anonymous huge pages a child inherits its
-//! mappings and never faults on them. Back-to-back fresh runs went from 1.8 ms to 1.1–1.3 ms (p50),
-//! session runs from 1.8–1.9 ms to 1.2–1.3 ms, and the faults per fresh run from ~460 to ~285.
+//! A fresh child's page faults are of two kinds: on the executable's file-backed pages, which `fork()`
+//! does not copy (a child maps them again, fault by fault, and unmaps them at exit), and copy-on-write
+//! faults on the heap; and `fork()` copies the page table of every anonymous 4 KiB page. With the heap on
+//! 2 MiB pages `fork()` copies one entry per 2 MiB; with the image moved into anonymous huge pages a
+//! child inherits its mappings and never faults on them. What that saves per run is in
+//! docs/benchmarks.md (section 2).
 //!
 //! The move is done one 2 MiB chunk per idle step, so a fork request waits for at most one chunk
 //! (a few ms). Nothing changes when the kernel offers no huge pages (`MADV_COLLAPSE` needs Linux 6.1):

@@ -421,8 +421,8 @@ fn serve_jobs(
 const REPLY_SPIN: Duration = Duration::from_micros(300);
 
 /// How long a sandbox thread polls for its next job before it sleeps: long enough for a caller running
-/// snippets back to back, short enough not to steal a core from an MCP server's own threads (200 µs made
-/// an MCP session run 0.6 ms instead of 0.3 ms on 2 vCPUs).
+/// snippets back to back, short enough not to steal a core from an MCP server's own threads (a longer
+/// spin doubled an MCP session run's time on two cores).
 const IDLE_SPIN: Duration = Duration::from_micros(30);
 
 /// `rx.recv()`, polling for up to `spin` first.

@@ -426,7 +426,8 @@ impl Writer<'_> {
 /// Builds a Python object from JSON text (the host's replies and saved payloads).
 pub(crate) fn from_json_text(vm: &VirtualMachine, text: &str) -> PyResult<PyObjectRef> {
     // JSON builds no reference cycles, so the cycle collector has nothing to find among these objects;
-    // run every 2,000 allocations it cost 11% of parsing a list of records. It runs again afterwards.
+    // run every 2,000 allocations it was a large share of parsing a list of records. It runs again
+    // afterwards.
     let _paused = PausedCycleCollector::new(vm);
     let mut parser = Parser {
         vm,

@@ -64,8 +64,8 @@ impl MemoryAccount {
             }
         }
         // A plain store, not a locked read-modify-write: only the thread the account is tracking
-        // writes `live` (one run, or one session's runs, at a time), and the lock prefix cost ~10% of
-        // an allocation-heavy run such as `json.loads`.
+        // writes `live` (one run, or one session's runs, at a time), and the lock prefix was a
+        // measurable share of an allocation-heavy run such as `json.loads`.
         self.live.store(live, Ordering::Relaxed);
         true
     }

@@ -173,7 +173,7 @@ pub(crate) fn run_in(
 }
 
 /// A fresh interpreter built ahead of its run, while the sandbox thread was idle: a fresh run then
-/// waits for its snippet only, not for the ~10 ms build. No run has touched it.
+/// waits for its snippet only, not for the build. No run has touched it.
 pub(crate) struct SpareVm {
     pub(crate) recursion_limit: usize,
     pub(crate) sandbox: SandboxVm,
@@ -193,8 +193,8 @@ impl SpareVm {
 ///
 /// RustPython's collector lists are shared by all interpreters of a thread (per thread in our build,
 /// without its `threading` feature): the ~1,100 objects each finalized fresh interpreter leaks (`import
-/// json` in the run) stay in them, and every later collection walked them, so finalizing the n-th
-/// interpreter took 7 ms + ~1.5 ms × n. An interpreter of the thread's own that never runs a snippet
+/// json` in the run) stay in them, and every later collection walked them, so finalizing each
+/// interpreter took longer than the last. An interpreter of the thread's own that never runs a snippet
 /// adopts them with one full collection (freeing what it can) and freezes the survivors, as
 /// `gc.freeze()` does: they leave the walked lists. A snippet's collections see only its own
 /// interpreter's objects, so no run reaches them.
@@ -264,7 +264,7 @@ mod tests {
     }
 
     /// What finalized interpreters leave behind piles up in the collected generations (every later
-    /// collection walks it: finalizing got 1.5 ms slower per run) unless the janitor freezes it.
+    /// collection walks it: finalizing got slower with every run) unless the janitor freezes it.
     #[test]
     fn the_janitor_takes_leftovers_out_of_the_collected_generations() {
         let on_fresh_thread = |with_janitor: bool| {
