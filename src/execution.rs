@@ -47,6 +47,76 @@ pub struct ExecutionError {
     pub traceback: String,
 }
 
+impl ExecutionError {
+    /// What kind of failure this is, for a host that branches on it rather than on the Python type name
+    /// (which [`error_type`](Self::error_type) keeps: a subclass a snippet defines is `Other`).
+    ///
+    /// ```
+    /// use toolplane::{ErrorKind, Toolplane};
+    /// let runtime = Toolplane::builder().isolation(toolplane::Isolation::InProcess).build().unwrap();
+    /// let error = runtime.execute("return await load_result('res_nope')", None).unwrap().error.unwrap();
+    /// assert_eq!(error.kind(), ErrorKind::Value); // the store's errors are ValueError
+    /// let error = runtime.execute("await call_tool('no/such', {})", None).unwrap().error.unwrap();
+    /// assert_eq!(error.kind(), ErrorKind::Lookup);
+    /// ```
+    pub fn kind(&self) -> ErrorKind {
+        ErrorKind::of(&self.error_type)
+    }
+}
+
+/// The kind of a snippet's failure ([`ExecutionError::kind`]): the limits, the sandbox's own failures and
+/// the contract's error mapping (store → `Value`, policy → `Permission`, unknown capability → `Lookup`)
+/// as variants, any other exception by its Python type name.
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
+#[non_exhaustive]
+pub enum ErrorKind {
+    /// The run's time limit (`TimeoutError`).
+    Timeout,
+    /// The run's memory or output limit, or an allocation that failed (`MemoryError`).
+    Memory,
+    /// Recursion past `max_recursion_depth` (`RecursionError`).
+    Recursion,
+    /// The run was cancelled by its host or client (`CancelledError`).
+    Cancelled,
+    /// A policy refused the call (`PermissionError`).
+    Permission,
+    /// An unknown capability, or a key or index not there (`LookupError`, `KeyError`, `IndexError`).
+    Lookup,
+    /// A store refused the value or handle, or a value was wrong (`ValueError` and its Unicode errors).
+    Value,
+    /// Arguments of the wrong type or shape (`TypeError`).
+    Type,
+    /// The snippet does not parse (`SyntaxError`, `IndentationError`, `TabError`).
+    Syntax,
+    /// The sandbox's process or thread ended without an answer (`SandboxCrashedError`), or it could not
+    /// run the snippet at all (`SandboxError`).
+    Crashed,
+    /// Any other exception, by its Python type name.
+    Other(String),
+}
+
+impl ErrorKind {
+    fn of(type_name: &str) -> Self {
+        match type_name {
+            "TimeoutError" => Self::Timeout,
+            "MemoryError" => Self::Memory,
+            "RecursionError" => Self::Recursion,
+            "CancelledError" => Self::Cancelled,
+            "PermissionError" => Self::Permission,
+            "LookupError" | "KeyError" | "IndexError" => Self::Lookup,
+            "ValueError"
+            | "UnicodeError"
+            | "UnicodeDecodeError"
+            | "UnicodeEncodeError"
+            | "UnicodeTranslateError" => Self::Value,
+            "TypeError" => Self::Type,
+            "SyntaxError" | "IndentationError" | "TabError" => Self::Syntax,
+            "SandboxCrashedError" | "SandboxError" => Self::Crashed,
+            other => Self::Other(other.to_string()),
+        }
+    }
+}
+
 /// An artifact saved during a run, with the URI the MCP server serves it under.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct ArtifactRef {

@@ -98,7 +98,7 @@ pub use capabilities::{
 };
 pub use config::{Config, ConfigError, Isolation};
 pub use engine::Workers;
-pub use execution::{ArtifactRef, ExecutionError, ExecutionResult};
+pub use execution::{ArtifactRef, ErrorKind, ExecutionError, ExecutionResult};
 pub use runtime::{Error, Inputs, RESERVED_NAMES, Session, Toolplane, ToolplaneBuilder};
 pub use sandbox::{CountingAllocator, worker_main_if_requested};
 /// The `schemars` crate typed tools derive their parameter schemas with: `#[derive(toolplane::schemars::JsonSchema)]`

@@ -574,3 +574,36 @@ fn replies_a_child_does_not_read_block_no_other_run() {
     );
     assert_eq!(ok(first.join().unwrap()), "slept");
 }
+
+/// A snippet's failure says its kind, from the limits, the contract's error mapping and the parser, in
+/// both engines; anything else is `Other` with its Python type name.
+#[test]
+fn a_failure_says_its_kind() {
+    use toolplane::{Capability, ErrorKind, HostError};
+    for isolation in modes() {
+        let runtime = builder(isolation)
+            .timeout(Duration::from_millis(500))
+            .tool(Capability::new("guarded/op", |_| {
+                Err(HostError::permission("not for you"))
+            }))
+            .build()
+            .unwrap();
+        for (code, kind) in [
+            ("while True:\n    pass", ErrorKind::Timeout),
+            ("x = 'a' * (1 << 40)", ErrorKind::Memory),
+            ("def f(n):\n    return f(n + 1)\nf(0)", ErrorKind::Recursion),
+            ("await guarded_op()", ErrorKind::Permission),
+            ("await call_tool('no/such', {})", ErrorKind::Lookup),
+            ("return {}['k']", ErrorKind::Lookup),
+            ("await load_result('res_nope')", ErrorKind::Value),
+            ("await guarded_op(1)", ErrorKind::Type),
+            ("return (", ErrorKind::Syntax),
+            ("return 1 / 0", ErrorKind::Other("ZeroDivisionError".into())),
+        ] {
+            let error = run(&runtime, code)
+                .error
+                .unwrap_or_else(|| panic!("{isolation:?}: {code:?} did not fail"));
+            assert_eq!(error.kind(), kind, "{isolation:?}: {code:?}: {error:?}");
+        }
+    }
+}
