@@ -177,13 +177,7 @@ pub fn py_float_repr(f: f64) -> String {
 
 /// [`py_float_repr`] appended to `out`, with no allocation beyond `out`'s own growth (a large list of
 /// floats is written one after another).
-///
-/// ```
-/// let mut out = String::from("[");
-/// toolplane::canonical::write_py_float(&mut out, -2.5e-7);
-/// assert_eq!(out, "[-2.5e-07");
-/// ```
-pub fn write_py_float(out: &mut String, f: f64) {
+pub(crate) fn write_py_float(out: &mut String, f: f64) {
     if f.is_nan() {
         out.push_str("NaN");
         return;
@@ -397,6 +391,13 @@ fn unescape_printable(literal: &str) -> std::borrow::Cow<'_, str> {
 
 #[cfg(test)]
 mod tests {
+    #[test]
+    fn a_float_is_appended_as_python_writes_it() {
+        let mut out = String::from("[");
+        super::write_py_float(&mut out, -2.5e-7);
+        assert_eq!(out, "[-2.5e-07");
+    }
+
     use super::*;
 
     #[test]

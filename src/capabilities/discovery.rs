@@ -258,7 +258,7 @@ pub fn call_shape(capability: &Capability, reserved: &[&str]) -> String {
 }
 
 /// One search hit: ``- `await add(x=<integer>)` — Add two numbers. [math/add]``.
-pub fn render_brief(capability: &Capability, reserved: &[&str]) -> String {
+pub(crate) fn render_brief(capability: &Capability, reserved: &[&str]) -> String {
     let description = if capability.description.is_empty() {
         String::new()
     } else {

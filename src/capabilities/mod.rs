@@ -8,7 +8,9 @@ mod registry;
 pub use crate::host_error::{BuiltinBase, HostError};
 pub use bridge::Bridge;
 pub(crate) use bridge::Submitted;
-pub use discovery::{Detail, call_shape, render_brief, render_capabilities, schema_document};
+#[cfg(feature = "mcp")]
+pub(crate) use discovery::render_brief;
+pub use discovery::{Detail, call_shape, render_capabilities, schema_document};
 #[cfg(feature = "mcp")]
 pub(crate) use registry::alias_is_taken_by_python;
 #[cfg(feature = "mcp")]

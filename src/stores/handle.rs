@@ -8,12 +8,7 @@ use rand::Rng as _;
 pub const HANDLE_TOKEN_LEN: usize = 22;
 
 /// A fresh handle with the given prefix, e.g. `res_` or `art_`.
-///
-/// ```
-/// let h = toolplane::stores::new_handle("res_");
-/// assert!(h.starts_with("res_") && h.len() == 26);
-/// ```
-pub fn new_handle(prefix: &str) -> String {
+pub(crate) fn new_handle(prefix: &str) -> String {
     let mut bytes = [0u8; 16];
     rand::rng().fill_bytes(&mut bytes);
     let mut handle = String::with_capacity(prefix.len() + HANDLE_TOKEN_LEN);
@@ -53,6 +48,13 @@ pub(crate) fn py_repr(s: &str) -> String {
 
 #[cfg(test)]
 mod tests {
+    #[test]
+    fn a_handle_is_its_prefix_and_a_token() {
+        let handle = super::new_handle("res_");
+        assert!(handle.starts_with("res_"), "{handle}");
+        assert_eq!(handle.len(), "res_".len() + super::HANDLE_TOKEN_LEN);
+    }
+
     use super::*;
 
     #[test]

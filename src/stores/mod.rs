@@ -12,5 +12,5 @@ pub use artifacts::{
     is_valid_filename,
 };
 pub use clock::{Clock, ManualClock, MonotonicClock};
-pub use handle::{HANDLE_TOKEN_LEN, new_handle};
+pub use handle::HANDLE_TOKEN_LEN;
 pub use results::{RESULTS_DISABLED, ResultInfo, ResultStore, non_json_message};
