@@ -843,6 +843,19 @@ fn a_stdio_server_cannot_read_its_host_and_ends_with_it() {
     }
 }
 
+/// Whether this machine lets a process make the namespaces a server jail needs (`unshare(1)` as the
+/// judge): where it does not, the jail's tests say so and check the fallback's message only.
+fn namespaces_here() -> bool {
+    let made = Command::new("unshare")
+        .args(["-r", "-Upfm", "--mount-proc", "true"])
+        .output()
+        .is_ok_and(|output| output.status.success());
+    if !made {
+        eprintln!("this machine makes no user, PID and mount namespaces: server jails not checked");
+    }
+    made
+}
+
 /// What a stdio server `spy` finds of a sibling server's secret and the host's (each in its process's
 /// `/proc/PID/environ`) while both run under `toolplane run` with `isolation`, as `user` (a uid and
 /// gid for `setpriv`, when the tests run as root) or as the tests' own user.
@@ -924,6 +937,9 @@ fn what_a_server_finds(isolation: toolplane::Isolation, user: Option<&str>) -> S
 /// with both engines, as the tests' user and, when that is root, as an ordinary one.
 #[test]
 fn servers_cannot_read_each_other_or_the_host() {
+    if !namespaces_here() {
+        return;
+    }
     // SAFETY: geteuid has no preconditions.
     let root = unsafe { libc::geteuid() } == 0;
     for isolation in isolations() {
@@ -991,6 +1007,10 @@ fn doctor_says_whether_servers_are_jailed() {
             .to_string()
     };
     let jailed = doctor(&[]);
+    if !namespaces_here() {
+        assert!(jailed.contains("no jail here ("), "{jailed}");
+        return;
+    }
     assert!(
         jailed.contains("each server runs in its own PID and mount namespaces"),
         "{jailed}"
