@@ -113,7 +113,7 @@ const BASE_ENV: &[&str] = &[
 /// started them: a toolplane among them (`toolplane serve mcp`) whose own servers are one of those
 /// does not start them again — a config that names toolplane itself would otherwise start an endless
 /// chain of processes.
-pub const CHAIN_VAR: &str = "TOOLPLANE_MCP_CHAIN";
+pub(crate) const CHAIN_VAR: &str = "TOOLPLANE_MCP_CHAIN";
 
 /// The chain to hand to this process's stdio servers (the inherited one plus these servers'
 /// fingerprint), or why these servers must not be started: an ancestor started the same ones.
