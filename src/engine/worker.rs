@@ -87,15 +87,18 @@ pub(crate) fn current_exe_is_worker() -> bool {
 /// ```
 pub fn worker_main_if_requested() {
     WORKER_CAPABLE.store(true, Ordering::Relaxed);
-    {
-        use super::server_jail::{LAUNCH_MODE, PROBE_MODE, launcher_main};
-        match std::env::var_os(WORKER_ENV) {
-            Some(mode) if mode == LAUNCH_MODE => launcher_main(false),
-            Some(mode) if mode == PROBE_MODE => launcher_main(true),
-            _ => {}
-        }
+    use super::server_jail::{LAUNCH_MODE, PROBE_MODE, launcher_main};
+    // One read of the variable decides the role: a worker never returns from here.
+    let Some(mode) = std::env::var_os(WORKER_ENV) else {
+        return;
+    };
+    if mode == LAUNCH_MODE {
+        launcher_main(false);
     }
-    if std::env::var_os(WORKER_ENV).is_some_and(|mode| mode == "zygote") {
+    if mode == PROBE_MODE {
+        launcher_main(true);
+    }
+    if mode == "zygote" {
         let code = match std::panic::catch_unwind(zygote_main) {
             Ok(Ok(())) => 0,
             Ok(Err(e)) => {
