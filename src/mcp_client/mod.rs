@@ -422,10 +422,8 @@ fn register(
         match registry.register(capability) {
             Ok(()) => registered += 1,
             Err(e) => {
-                tracing::warn!(
-                    server,
-                    "MCP server '{server}': tool '{tool_name}' skipped: {e}"
-                )
+                let shown = printable(&tool_name);
+                tracing::warn!(server, "MCP server '{server}': tool '{shown}' skipped: {e}")
             }
         }
     }
