@@ -12,7 +12,7 @@ use std::time::Duration;
 
 use criterion::{BatchSize, BenchmarkId, Criterion, Throughput, criterion_group, criterion_main};
 use serde_json::{Value, json};
-use toolplane::config::ResultsConfig;
+use toolplane::ResultsConfig;
 use toolplane::stores::ResultStore;
 use toolplane::{Capability, Config, Isolation, Registry, Session, Toolplane};
 

@@ -9,7 +9,7 @@ use std::time::Duration;
 
 use serde::{Deserialize, Serialize};
 use toolplane::schemars::JsonSchema;
-use toolplane::{Capability, HostError, Isolation, Toolplane};
+use toolplane::{Capability, HostError, Isolation, Limits, Toolplane};
 
 #[derive(Deserialize, JsonSchema)]
 #[schemars(crate = "toolplane::schemars")]
@@ -65,7 +65,7 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
 
     let runtime = Toolplane::builder()
         .isolation(Isolation::Process)
-        .timeout(Duration::from_secs(10))
+        .limits(Limits::default().with_timeout(Duration::from_secs(10)))
         .tool(
             Capability::typed("orders/list", |args: ListOrders| {
                 if args.status != "open" && args.status != "shipped" {

@@ -12,7 +12,7 @@
 //! carry secrets. Writing never breaks a run: a failure disables the log with one line on stderr.
 
 use std::io::Write as _;
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 use std::sync::Mutex;
 use std::time::Instant;
 
@@ -26,15 +26,6 @@ pub const DEFAULT_AUDIT_PATH: &str = "~/.toolplane/audit.jsonl";
 
 /// An open audit log: events are appended to its file, which is created private (`0600`, its directory
 /// `0700`) on the first event.
-///
-/// ```
-/// let dir = tempfile::tempdir().unwrap();
-/// let path = dir.path().join("audit.jsonl");
-/// let log = toolplane::audit::AuditLog::new(&path);
-/// log.emit("discovery", None, serde_json::json!({"surface": "search_capabilities"}));
-/// let line = std::fs::read_to_string(&path).unwrap();
-/// assert!(line.contains(r#""event":"discovery","surface":"search_capabilities""#));
-/// ```
 #[derive(Debug)]
 pub struct AuditLog {
     path: PathBuf,
@@ -76,11 +67,6 @@ impl AuditLog {
                 config.path.as_deref().unwrap_or(DEFAULT_AUDIT_PATH),
             ))
         })
-    }
-
-    /// The file events are appended to.
-    pub fn path(&self) -> &Path {
-        &self.path
     }
 
     /// Appends one event: `ts`, `event`, `run_id` when given, then `fields` (an object).
@@ -277,6 +263,7 @@ pub(crate) fn dispatched(
 }
 
 /// What a discovery tool returned, as a hash and a length (the original's `discovery` event).
+#[cfg(feature = "mcp")]
 pub fn discovery(log: &AuditLog, surface: &str, text: &str) {
     log.emit(
         "discovery",
@@ -316,6 +303,31 @@ fn expand_home(path: &str) -> PathBuf {
 #[cfg(test)]
 mod tests {
     use super::*;
+    #[test]
+    fn an_event_is_one_json_line_in_the_file() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("audit.jsonl");
+        let log = crate::audit::AuditLog::new(&path);
+        log.emit(
+            "discovery",
+            None,
+            serde_json::json!({"surface": "search_capabilities"}),
+        );
+        let line = std::fs::read_to_string(&path).unwrap();
+        assert!(line.contains(r#""event":"discovery","surface":"search_capabilities""#));
+    }
+
+    #[test]
+    fn the_log_is_where_the_config_says_and_only_when_enabled() {
+        let default = crate::config::Config::from_toml_str("[audit]\nenabled = true\n").unwrap();
+        let log = AuditLog::from_config(&default.audit).unwrap();
+        assert!(
+            log.path.ends_with(".toolplane/audit.jsonl"),
+            "{:?}",
+            log.path
+        );
+        assert!(AuditLog::from_config(&crate::config::Config::default().audit).is_none());
+    }
 
     #[test]
     fn a_full_log_is_rotated_once_into_path_1() {

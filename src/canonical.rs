@@ -7,11 +7,6 @@
 use std::fmt::Write as _;
 
 /// Serialises a JSON value the way Python's `json.dumps` does.
-///
-/// ```
-/// let v = serde_json::json!({"b": [1, 2.5, "é"], "a": null});
-/// assert_eq!(toolplane::canonical::to_canonical_json(&v), r#"{"b": [1, 2.5, "\u00e9"], "a": null}"#);
-/// ```
 pub fn to_canonical_json(value: &serde_json::Value) -> String {
     let mut out = String::new();
     write_value(&mut out, value);
@@ -82,12 +77,6 @@ pub fn write_str(out: &mut String, code_points: impl Iterator<Item = u32>) {
 
 /// [`write_str`] for text that is valid UTF-8 (no lone surrogates): runs of printable ASCII, the bulk
 /// of most data, are copied whole.
-///
-/// ```
-/// let mut out = String::new();
-/// toolplane::canonical::write_text(&mut out, "a\"é\n");
-/// assert_eq!(out, r#""a\"\u00e9\n""#);
-/// ```
 pub fn write_text(out: &mut String, text: &str) {
     out.reserve(text.len() + 2);
     out.push('"');
@@ -111,11 +100,6 @@ pub fn write_text(out: &mut String, text: &str) {
 
 /// Whether [`write_text`] writes `text` unchanged between quotes: printable ASCII only, with no `"` or
 /// `\\`.
-///
-/// ```
-/// assert!(toolplane::canonical::is_plain("row-17"));
-/// assert!(!toolplane::canonical::is_plain("café"));
-/// ```
 pub fn is_plain(text: &str) -> bool {
     text.bytes()
         .all(|b| matches!(b, 0x20..=0x7e) && b != b'"' && b != b'\\')
@@ -161,14 +145,6 @@ fn write_code_point(out: &mut String, cp: u32) {
 
 /// Python's `repr(float)` for a finite float: the shortest digits that round-trip, in fixed notation
 /// when the decimal exponent is in `-5 < e < 16`, otherwise as `1.5e+16` / `1e-05`.
-///
-/// ```
-/// use toolplane::canonical::py_float_repr;
-/// assert_eq!(py_float_repr(1.0), "1.0");
-/// assert_eq!(py_float_repr(1e16), "1e+16");
-/// assert_eq!(py_float_repr(0.00001), "1e-05");
-/// assert_eq!(py_float_repr(123.456), "123.456");
-/// ```
 pub fn py_float_repr(f: f64) -> String {
     let mut out = String::new();
     write_py_float(&mut out, f);
@@ -266,129 +242,6 @@ impl<const N: usize> std::fmt::Write for StackText<N> {
     }
 }
 
-/// Re-indents JSON text for people (two spaces, one member per line, as `serde_json`'s pretty
-/// printer), keeping every number exactly as written (`2**70` stays `1180591620717411303424`) and
-/// turning `\uXXXX` escapes of printable characters back into the characters. The text must be
-/// valid JSON (a run's value is).
-///
-/// ```
-/// let text = r#"{"n": 1180591620717411303424, "s": "caf\u00e9", "e": [], "l": [1, -0.0]}"#;
-/// assert_eq!(
-///     toolplane::canonical::pretty(text),
-///     "{\n  \"n\": 1180591620717411303424,\n  \"s\": \"café\",\n  \"e\": [],\n  \"l\": [\n    1,\n    -0.0\n  ]\n}"
-/// );
-/// ```
-pub fn pretty(json: &str) -> String {
-    let mut out = String::with_capacity(json.len() + json.len() / 4);
-    let mut depth = 0usize;
-    let newline = |out: &mut String, depth: usize| {
-        out.push('\n');
-        out.extend(std::iter::repeat_n("  ", depth));
-    };
-    let mut chars = json.char_indices().peekable();
-    while let Some((at, ch)) = chars.next() {
-        match ch {
-            '"' => {
-                let end = string_end(json, at);
-                out.push_str(&unescape_printable(&json[at..end]));
-                while chars.peek().is_some_and(|&(i, _)| i < end) {
-                    chars.next();
-                }
-            }
-            '{' | '[' => {
-                let close = if ch == '{' { '}' } else { ']' };
-                while chars.peek().is_some_and(|&(_, c)| c.is_ascii_whitespace()) {
-                    chars.next();
-                }
-                if chars.peek().is_some_and(|&(_, c)| c == close) {
-                    chars.next();
-                    out.push(ch);
-                    out.push(close);
-                } else {
-                    out.push(ch);
-                    depth += 1;
-                    newline(&mut out, depth);
-                }
-            }
-            '}' | ']' => {
-                depth = depth.saturating_sub(1);
-                newline(&mut out, depth);
-                out.push(ch);
-            }
-            ',' => {
-                out.push(',');
-                newline(&mut out, depth);
-            }
-            ':' => out.push_str(": "),
-            c if c.is_ascii_whitespace() => {}
-            c => out.push(c),
-        }
-    }
-    out
-}
-
-/// The byte offset just past the string literal starting at `start` (its opening quote).
-fn string_end(json: &str, start: usize) -> usize {
-    let bytes = json.as_bytes();
-    let mut at = start + 1;
-    while at < bytes.len() {
-        match bytes[at] {
-            b'\\' => at += 2,
-            b'"' => return at + 1,
-            _ => at += 1,
-        }
-    }
-    bytes.len()
-}
-
-/// A JSON string literal with `\uXXXX` escapes of printable characters (surrogate pairs included)
-/// written as the characters; control characters and lone surrogates stay escaped.
-fn unescape_printable(literal: &str) -> std::borrow::Cow<'_, str> {
-    if !literal.contains("\\u") {
-        return literal.into();
-    }
-    let hex = |s: &str| s.get(..4).and_then(|h| u32::from_str_radix(h, 16).ok());
-    let mut out = String::with_capacity(literal.len());
-    let mut rest = literal;
-    while let Some(pos) = rest.find('\\') {
-        out.push_str(&rest[..pos]);
-        let escape = &rest[pos..];
-        let decoded = if let Some(digits) = escape.strip_prefix("\\u") {
-            match hex(digits) {
-                Some(high @ 0xd800..=0xdbff) => escape
-                    .get(6..8)
-                    .filter(|&s| s == "\\u")
-                    .and_then(|_| hex(&escape[8..]))
-                    .filter(|low| (0xdc00..=0xdfff).contains(low))
-                    .and_then(|low| {
-                        char::from_u32(0x10000 + ((high - 0xd800) << 10) + (low - 0xdc00))
-                    })
-                    .map(|c| (c, 12)),
-                Some(cp) => char::from_u32(cp)
-                    .filter(|c| !c.is_control())
-                    .map(|c| (c, 6)),
-                None => None,
-            }
-        } else {
-            None
-        };
-        match decoded {
-            Some((c, len)) => {
-                out.push(c);
-                rest = &escape[len..];
-            }
-            None => {
-                // Not decoded: copy the backslash and the escaped character as they are.
-                let len = 1 + escape[1..].chars().next().map_or(0, char::len_utf8);
-                out.push_str(&escape[..len]);
-                rest = &escape[len..];
-            }
-        }
-    }
-    out.push_str(rest);
-    out.into()
-}
-
 #[cfg(test)]
 mod tests {
     #[test]
@@ -399,6 +252,36 @@ mod tests {
     }
 
     use super::*;
+    #[test]
+    fn values_serialise_as_json_dumps_does() {
+        let v = serde_json::json!({"b": [1, 2.5, "é"], "a": null});
+        assert_eq!(
+            crate::canonical::to_canonical_json(&v),
+            r#"{"b": [1, 2.5, "\u00e9"], "a": null}"#
+        );
+    }
+
+    #[test]
+    fn text_is_escaped_as_json_dumps_escapes_it() {
+        let mut out = String::new();
+        crate::canonical::write_text(&mut out, "a\"é\n");
+        assert_eq!(out, r#""a\"\u00e9\n""#);
+    }
+
+    #[test]
+    fn plain_text_is_printable_ascii_without_quotes() {
+        assert!(crate::canonical::is_plain("row-17"));
+        assert!(!crate::canonical::is_plain("café"));
+    }
+
+    #[test]
+    fn floats_read_as_python_repr() {
+        use crate::canonical::py_float_repr;
+        assert_eq!(py_float_repr(1.0), "1.0");
+        assert_eq!(py_float_repr(1e16), "1e+16");
+        assert_eq!(py_float_repr(0.00001), "1e-05");
+        assert_eq!(py_float_repr(123.456), "123.456");
+    }
 
     #[test]
     fn floats_match_python_repr() {
@@ -436,21 +319,6 @@ mod tests {
         let mut out = String::new();
         write_str(&mut out, "a\"\\\n\u{1}\u{7f}é😀".chars().map(u32::from));
         assert_eq!(out, r#""a\"\\\n\u0001\u007f\u00e9\ud83d\ude00""#);
-    }
-
-    #[test]
-    fn pretty_keeps_numbers_and_escapes_exact() {
-        assert_eq!(pretty("null"), "null");
-        assert_eq!(pretty("-1e+308"), "-1e+308");
-        assert_eq!(pretty("[]"), "[]");
-        assert_eq!(pretty("{\"a\": {}}"), "{\n  \"a\": {}\n}");
-        // A comma, colon or bracket inside a string is text; escaped quotes do not end it.
-        assert_eq!(pretty(r#"["a, b: [c]\"d"]"#), "[\n  \"a, b: [c]\\\"d\"\n]");
-        // Printable escapes become characters (a pair becomes one); control and lone surrogates stay.
-        assert_eq!(
-            pretty(r#""\u00e9\ud83d\ude00\u0001\ud800x\n""#),
-            "\"é😀\\u0001\\ud800x\\n\""
-        );
     }
 
     #[test]

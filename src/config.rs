@@ -8,56 +8,7 @@ use std::path::{Path, PathBuf};
 
 use serde::{Deserialize, Serialize};
 
-/// A config error: a one-line message that names the key at fault, the key itself when there is
-/// one, and the file and I/O error behind it when reading failed.
-///
-/// ```
-/// let err = toolplane::Config::from_toml_str("[limits]\ntimeout_seconds = -1\n").unwrap_err();
-/// assert_eq!(err.key(), Some("limits.timeout_seconds"));
-/// assert!(err.to_string().starts_with("limits.timeout_seconds must be a positive number"));
-/// ```
-#[derive(Debug, thiserror::Error)]
-#[error("{message}")]
-pub struct ConfigError {
-    message: String,
-    key: Option<String>,
-    path: Option<std::path::PathBuf>,
-    #[source]
-    source: Option<std::io::Error>,
-}
-
-impl ConfigError {
-    fn new(message: impl Into<String>) -> Self {
-        Self {
-            message: message.into(),
-            key: None,
-            path: None,
-            source: None,
-        }
-    }
-
-    /// The same error, about `key` (a table, or `table.key`).
-    fn at(mut self, key: impl Into<String>) -> Self {
-        self.key = Some(key.into());
-        self
-    }
-
-    /// An error about `key`.
-    #[cfg_attr(feature = "mcp", allow(dead_code))]
-    pub(crate) fn about(key: &str, message: impl Into<String>) -> Self {
-        Self::new(message).at(key)
-    }
-
-    /// The key at fault (`"limits.timeout_seconds"`, or a table name), when the error is about one.
-    pub fn key(&self) -> Option<&str> {
-        self.key.as_deref()
-    }
-
-    /// The config file, when the error came from [`Config::load`].
-    pub fn path(&self) -> Option<&Path> {
-        self.path.as_deref()
-    }
-}
+use crate::error::{ConfigError, Error};
 
 /// The whole `toolplane.toml`.
 ///
@@ -66,8 +17,19 @@ impl ConfigError {
 /// assert_eq!(cfg.results.max_entries, 3);
 /// assert_eq!(cfg.limits.timeout_seconds, 30.0);
 /// ```
+///
+/// Build one with [`Config::default`], [`Config::from_toml_str`] or [`Config::load`] and change its
+/// fields: the structs are `#[non_exhaustive]`, so a new key is not a breaking change.
+///
+/// ```
+/// let mut cfg = toolplane::Config::default();
+/// cfg.results.max_entries = 10;
+/// cfg.limits.max_recursion_depth = 200;
+/// cfg.validate().unwrap();
+/// ```
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize, Default)]
-#[serde(default, deny_unknown_fields)]
+#[serde(from = "ConfigFile", into = "ConfigFile")]
+#[non_exhaustive]
 pub struct Config {
     /// `[toolplane]`
     pub toolplane: ToolplaneConfig,
@@ -79,8 +41,8 @@ pub struct Config {
     pub session: SessionConfig,
     /// `[cli]`
     pub cli: CliConfig,
-    /// `[limits]`
-    pub limits: LimitsConfig,
+    /// `[limits]`, and `[session] max_memory_mb`: every limit in one value.
+    pub limits: Limits,
     /// `[mcp]`
     pub mcp: McpConfig,
     /// `[audit]`
@@ -101,6 +63,7 @@ pub struct Config {
 /// ```
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize, Default)]
 #[serde(default, deny_unknown_fields)]
+#[non_exhaustive]
 pub struct HybridConfig {
     /// Off unless set.
     pub enabled: bool,
@@ -118,6 +81,7 @@ pub struct HybridConfig {
 /// ```
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize, Default)]
 #[serde(default, deny_unknown_fields)]
+#[non_exhaustive]
 pub struct AuditConfig {
     /// Off unless set.
     pub enabled: bool,
@@ -136,10 +100,12 @@ pub struct AuditConfig {
 /// ).unwrap();
 /// assert_eq!(cfg.mcp.servers["files"].command.as_deref(), Some("npx"));
 /// let err = toolplane::Config::from_toml_str("[mcp.servers.x]\nurl = \"http://h/mcp\"\ncommand = \"y\"\n").unwrap_err();
+/// let toolplane::Error::Config(err) = err else { panic!("{err}") };
 /// assert_eq!(err.key(), Some("mcp.servers.x"));
 /// ```
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(default, deny_unknown_fields)]
+#[non_exhaustive]
 pub struct McpConfig {
     /// `[mcp.servers.NAME]`, by name (`^[A-Za-z0-9_-]+$`).
     pub servers: BTreeMap<String, McpServerConfig>,
@@ -152,6 +118,7 @@ pub struct McpConfig {
 /// environment when the server is connected, never shown.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize, Default)]
 #[serde(default, deny_unknown_fields)]
+#[non_exhaustive]
 pub struct McpServerConfig {
     /// The program of a stdio server (started by the host, never reachable from the sandbox).
     pub command: Option<String>,
@@ -174,9 +141,45 @@ pub struct McpServerConfig {
     pub transport: Option<String>,
 }
 
+impl McpServerConfig {
+    /// A stdio server: `command` started with `args`; set the other fields on the result.
+    ///
+    /// ```
+    /// let mut time = toolplane::McpServerConfig::stdio("uvx", ["mcp-server-time"]);
+    /// time.timeout = Some(5.0);
+    /// let mut config = toolplane::Config::default();
+    /// config.mcp.servers.insert("time".into(), time);
+    /// config.validate().unwrap();
+    /// ```
+    pub fn stdio<S: Into<String>>(
+        command: impl Into<String>,
+        args: impl IntoIterator<Item = S>,
+    ) -> Self {
+        Self {
+            command: Some(command.into()),
+            args: args.into_iter().map(Into::into).collect(),
+            ..Self::default()
+        }
+    }
+
+    /// A streamable-HTTP server at `url`.
+    ///
+    /// ```
+    /// let server = toolplane::McpServerConfig::http("https://mcp.example.com/mcp");
+    /// assert_eq!(server.url.as_deref(), Some("https://mcp.example.com/mcp"));
+    /// ```
+    pub fn http(url: impl Into<String>) -> Self {
+        Self {
+            url: Some(url.into()),
+            ..Self::default()
+        }
+    }
+}
+
 /// `[toolplane]`: which backend runs snippets, and where.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(default, deny_unknown_fields)]
+#[non_exhaustive]
 pub struct ToolplaneConfig {
     /// `"rustpython"` (ours); `"monty"` is accepted as a name for it, so the Python original's configs load.
     pub default_backend: String,
@@ -284,6 +287,7 @@ impl Isolation {
 /// `[results]`: the result store's switch and caps.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(default, deny_unknown_fields)]
+#[non_exhaustive]
 pub struct ResultsConfig {
     /// Whether the store is on (default true).
     pub enabled: bool,
@@ -312,6 +316,7 @@ impl Default for ResultsConfig {
 /// `[artifacts]`: the artifact store's switch and caps.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(default, deny_unknown_fields)]
+#[non_exhaustive]
 pub struct ArtifactsConfig {
     /// Whether the store is on (default true).
     pub enabled: bool,
@@ -340,18 +345,87 @@ impl Default for ArtifactsConfig {
 /// `[session]`: persistent sessions (used by `serve mcp`; `toolplane run` takes `--session`).
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(default, deny_unknown_fields)]
+#[non_exhaustive]
 pub struct SessionConfig {
-    /// Whether the MCP server keeps one session (default true).
+    /// Whether the MCP server keeps one session (default true). The session's memory budget, the
+    /// file's `[session] max_memory_mb`, is [`Limits::session_max_memory_mb`].
     pub enabled: bool,
-    /// The session's cumulative memory cap in MiB (512).
-    pub max_memory_mb: usize,
 }
 
 impl Default for SessionConfig {
     fn default() -> Self {
+        Self { enabled: true }
+    }
+}
+
+/// The whole file as written: [`Config`] with `[session] max_memory_mb` where the original keeps it.
+/// The struct the TOML keys come from, so the known keys, the starter file and `docs/config.md` are
+/// checked against it.
+#[derive(Serialize, Deserialize, Default)]
+#[serde(default, deny_unknown_fields)]
+struct ConfigFile {
+    toolplane: ToolplaneConfig,
+    results: ResultsConfig,
+    artifacts: ArtifactsConfig,
+    session: SessionFile,
+    cli: CliConfig,
+    limits: Limits,
+    mcp: McpConfig,
+    audit: AuditConfig,
+    hybrid: HybridConfig,
+}
+
+#[derive(Serialize, Deserialize)]
+#[serde(default, deny_unknown_fields)]
+struct SessionFile {
+    enabled: bool,
+    max_memory_mb: usize,
+}
+
+impl Default for SessionFile {
+    fn default() -> Self {
         Self {
-            enabled: true,
-            max_memory_mb: 512,
+            enabled: SessionConfig::default().enabled,
+            max_memory_mb: Limits::default().session_max_memory_mb,
+        }
+    }
+}
+
+impl From<ConfigFile> for Config {
+    fn from(file: ConfigFile) -> Self {
+        let mut limits = file.limits;
+        limits.session_max_memory_mb = file.session.max_memory_mb;
+        Config {
+            toolplane: file.toolplane,
+            results: file.results,
+            artifacts: file.artifacts,
+            session: SessionConfig {
+                enabled: file.session.enabled,
+            },
+            cli: file.cli,
+            limits,
+            mcp: file.mcp,
+            audit: file.audit,
+            hybrid: file.hybrid,
+        }
+    }
+}
+
+impl From<Config> for ConfigFile {
+    fn from(config: Config) -> Self {
+        ConfigFile {
+            toolplane: config.toolplane,
+            results: config.results,
+            artifacts: config.artifacts,
+            session: SessionFile {
+                enabled: config.session.enabled,
+                max_memory_mb: config.limits.session_max_memory_mb,
+            },
+            cli: config.cli,
+            limits: config.limits,
+            mcp: config.mcp,
+            audit: config.audit,
+            hybrid: config.hybrid,
         }
     }
 }
@@ -359,6 +433,7 @@ impl Default for SessionConfig {
 /// `[cli]`: host binaries. Toolplane (Rust) runs none, so only `mode = "disabled"` is accepted.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(default, deny_unknown_fields)]
+#[non_exhaustive]
 pub struct CliConfig {
     /// Must be `"disabled"`.
     pub mode: String,
@@ -379,10 +454,23 @@ impl Default for CliConfig {
 /// own budget (its task, its request, its server's bookkeeping).
 const MAX_PENDING_CALLS: usize = 10_000;
 
-/// `[limits]`: what ends a run.
+/// What ends a run: `[limits]` in the file, plus the session's memory budget (`[session]
+/// max_memory_mb`). The one place limits are set: [`Config::limits`], or
+/// [`ToolplaneBuilder::limits`](crate::ToolplaneBuilder::limits) over the config's.
+///
+/// ```
+/// use std::time::Duration;
+/// use toolplane::{Isolation, Limits, Toolplane};
+/// let limits = Limits::default().with_timeout(Duration::from_secs(5)).with_max_recursion_depth(50);
+/// assert_eq!(limits.timeout_seconds, 5.0);
+/// let runtime = Toolplane::builder().isolation(Isolation::InProcess).limits(limits).build().unwrap();
+/// let deep = runtime.execute("def f(n): return f(n + 1)\nf(0)", None).unwrap();
+/// assert_eq!(deep.error.unwrap().error_type, "RecursionError");
+/// ```
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(default, deny_unknown_fields)]
-pub struct LimitsConfig {
+#[non_exhaustive]
+pub struct Limits {
     /// Wall-clock seconds a run may take (30).
     pub timeout_seconds: f64,
     /// MiB a run may allocate (512).
@@ -397,9 +485,13 @@ pub struct LimitsConfig {
     /// Host calls a run may have started and not awaited yet (256): one more raises `RuntimeError`
     /// at the call, so a loop of un-awaited calls cannot flood a server or the host.
     pub max_pending_calls: usize,
+    /// MiB a persistent session's variables may hold across its runs (512): `[session]
+    /// max_memory_mb` in the file, as in the original.
+    #[serde(skip)]
+    pub session_max_memory_mb: usize,
 }
 
-impl Default for LimitsConfig {
+impl Default for Limits {
     fn default() -> Self {
         Self {
             timeout_seconds: 30.0,
@@ -408,7 +500,52 @@ impl Default for LimitsConfig {
             max_recursion_depth: 1000,
             max_snippet_bytes: 1 << 20,
             max_pending_calls: 256,
+            session_max_memory_mb: 512,
         }
+    }
+}
+
+impl Limits {
+    /// With [`Self::timeout_seconds`] set from a `Duration`.
+    pub fn with_timeout(mut self, timeout: std::time::Duration) -> Self {
+        self.timeout_seconds = timeout.as_secs_f64();
+        self
+    }
+
+    /// With [`Self::max_memory_mb`] set.
+    pub fn with_max_memory_mb(mut self, mib: usize) -> Self {
+        self.max_memory_mb = mib;
+        self
+    }
+
+    /// With [`Self::max_output_bytes`] set.
+    pub fn with_max_output_bytes(mut self, bytes: usize) -> Self {
+        self.max_output_bytes = bytes;
+        self
+    }
+
+    /// With [`Self::max_recursion_depth`] set.
+    pub fn with_max_recursion_depth(mut self, depth: usize) -> Self {
+        self.max_recursion_depth = depth;
+        self
+    }
+
+    /// With [`Self::max_snippet_bytes`] set.
+    pub fn with_max_snippet_bytes(mut self, bytes: usize) -> Self {
+        self.max_snippet_bytes = bytes;
+        self
+    }
+
+    /// With [`Self::max_pending_calls`] set.
+    pub fn with_max_pending_calls(mut self, calls: usize) -> Self {
+        self.max_pending_calls = calls;
+        self
+    }
+
+    /// With [`Self::session_max_memory_mb`] set.
+    pub fn with_session_max_memory_mb(mut self, mib: usize) -> Self {
+        self.session_max_memory_mb = mib;
+        self
     }
 }
 
@@ -456,11 +593,15 @@ const KNOWN_KEYS: &[(&str, &[&str])] = &[
 ];
 
 /// The backend names this build accepts in `[toolplane] default_backend`.
-pub const BACKEND_NAMES: &[&str] = &["rustpython", "monty"];
+pub(crate) const BACKEND_NAMES: &[&str] = &["rustpython", "monty"];
 
 impl Config {
-    /// Parses and validates TOML text.
-    pub fn from_toml_str(text: &str) -> Result<Self, ConfigError> {
+    /// Parses and validates TOML text. Errors: [`Error::Config`](Error::Config).
+    pub fn from_toml_str(text: &str) -> Result<Self, Error> {
+        Ok(Self::parse(text)?)
+    }
+
+    fn parse(text: &str) -> Result<Self, ConfigError> {
         let table: toml::Table = text
             .parse()
             .map_err(|e: toml::de::Error| ConfigError::new(one_line_toml_error(text, &e)))?;
@@ -488,12 +629,17 @@ impl Config {
         }
         let config: Config = Config::deserialize(toml::Value::Table(table))
             .map_err(|e| ConfigError::new(one_line_value_error(&e)))?;
-        config.validate()?;
+        config.check()?;
         Ok(config)
     }
 
-    /// Reads, parses and validates a config file.
-    pub fn load(path: &Path) -> Result<Self, ConfigError> {
+    /// Reads, parses and validates a config file. Errors: [`Error::Config`](Error::Config),
+    /// with the file's path.
+    pub fn load(path: &Path) -> Result<Self, Error> {
+        Ok(Self::read(path)?)
+    }
+
+    fn read(path: &Path) -> Result<Self, ConfigError> {
         let in_file = |e: ConfigError| ConfigError {
             path: Some(path.to_path_buf()),
             ..e
@@ -511,14 +657,19 @@ impl Config {
                 path.display()
             )))
         })?;
-        Self::from_toml_str(&text).map_err(|e| {
+        Self::parse(&text).map_err(|e| {
             let message = format!("invalid config {}: {}", path.display(), e.message);
             in_file(ConfigError { message, ..e })
         })
     }
 
-    /// Checks every value range and the keys this port does not support.
-    pub fn validate(&self) -> Result<(), ConfigError> {
+    /// Checks every value range and the keys this port does not support. Errors:
+    /// [`Error::Config`](Error::Config).
+    pub fn validate(&self) -> Result<(), Error> {
+        Ok(self.check()?)
+    }
+
+    pub(crate) fn check(&self) -> Result<(), ConfigError> {
         self.hybrid.validate()?;
         let backend = self.toolplane.default_backend.as_str();
         match backend {
@@ -568,7 +719,7 @@ impl Config {
             ("artifacts.max_entries", self.artifacts.max_entries),
             ("artifacts.max_total_bytes", self.artifacts.max_total_bytes),
             ("artifacts.max_entry_bytes", self.artifacts.max_entry_bytes),
-            ("session.max_memory_mb", self.session.max_memory_mb),
+            ("session.max_memory_mb", self.limits.session_max_memory_mb),
             ("limits.max_memory_mb", self.limits.max_memory_mb),
             ("limits.max_output_bytes", self.limits.max_output_bytes),
             (
@@ -954,23 +1105,23 @@ mod tests {
     #[test]
     fn unknown_keys_are_named() {
         let e = Config::from_toml_str("[results]\nmax_entires = 3\n").unwrap_err();
-        assert!(e.message.contains("results.max_entires"), "{e}");
+        assert!(e.to_string().contains("results.max_entires"), "{e}");
         let e = Config::from_toml_str("[nope]\n").unwrap_err();
-        assert!(e.message.contains("'nope'"), "{e}");
+        assert!(e.to_string().contains("'nope'"), "{e}");
         let e = Config::from_toml_str("top = 1\n").unwrap_err();
-        assert!(e.message.contains("'top'"), "{e}");
+        assert!(e.to_string().contains("'top'"), "{e}");
     }
 
     #[test]
     fn bad_values_are_named() {
         let e = Config::from_toml_str("[results]\nmax_entries = 0\n").unwrap_err();
-        assert!(e.message.contains("results.max_entries"), "{e}");
+        assert!(e.to_string().contains("results.max_entries"), "{e}");
         let e = Config::from_toml_str("[limits]\ntimeout_seconds = -1\n").unwrap_err();
-        assert!(e.message.contains("limits.timeout_seconds"), "{e}");
+        assert!(e.to_string().contains("limits.timeout_seconds"), "{e}");
         let e = Config::from_toml_str("[results]\nenabled = \"yes\"\n").unwrap_err();
-        assert!(e.message.contains("enabled"), "{e}");
+        assert!(e.to_string().contains("enabled"), "{e}");
         let e = Config::from_toml_str("[results\n").unwrap_err();
-        assert!(e.message.starts_with("line 1"), "{e}");
+        assert!(e.to_string().starts_with("line 1"), "{e}");
     }
 
     #[test]
@@ -994,7 +1145,7 @@ mod tests {
             ),
         ] {
             let e = Config::from_toml_str(text).unwrap_err();
-            assert!(e.message.contains(needle), "{text}: {e}");
+            assert!(e.to_string().contains(needle), "{text}: {e}");
         }
     }
 

@@ -64,21 +64,24 @@
 
 #![warn(missing_docs)]
 
-pub mod audit;
+mod audit;
 mod cancel;
-pub mod canonical;
-pub mod capabilities;
+mod canonical;
+mod capabilities;
+// The `toolplane` binary's entry point: public only because the binary is another crate.
 #[cfg(feature = "cli")]
+#[doc(hidden)]
 pub mod cli;
-pub mod config;
+mod config;
 mod engine;
-pub mod execution;
+mod error;
+mod execution;
 mod host_error;
 #[cfg(feature = "mcp")]
 pub mod mcp;
 #[cfg(feature = "mcp")]
 pub mod mcp_client;
-pub mod namespace;
+mod namespace;
 mod runtime;
 pub mod sandbox;
 pub mod stores;
@@ -93,14 +96,57 @@ struct ReadmeExamples;
 struct EmbeddingGuideExamples;
 
 pub use cancel::CancelToken;
-pub use capabilities::{
-    Bridge, BuiltinBase, Capability, HostError, Registry, RegistryError, ToolFuture,
+pub use capabilities::{BuiltinBase, Capability, HostError, Registry, ToolFuture};
+pub use config::{
+    ArtifactsConfig, AuditConfig, CliConfig, Config, HybridConfig, Isolation, Limits, McpConfig,
+    McpServerConfig, ResultsConfig, SessionConfig, ToolplaneConfig,
 };
-pub use config::{Config, ConfigError, Isolation};
-pub use engine::Workers;
+pub use engine::{Workers, worker_main_if_requested};
+pub use error::{ConfigError, Error};
 pub use execution::{ArtifactRef, ErrorKind, ExecutionError, ExecutionResult};
-pub use runtime::{Error, Inputs, RESERVED_NAMES, Session, Toolplane, ToolplaneBuilder};
-pub use sandbox::{CountingAllocator, worker_main_if_requested};
+pub use runtime::{Inputs, Session, Toolplane, ToolplaneBuilder};
+pub use vm::CountingAllocator;
+
+/// What a snippet is told about the capabilities it may call, for an application that writes its
+/// own prompt or tool listing: the call shapes, schema documents and markdown that the MCP server's
+/// discovery tools show, as the Python original renders them.
+///
+/// ```
+/// use toolplane::{Capability, discovery};
+/// let add = Capability::new("math/add", |p| Ok(p)).alias("add").description("Add two numbers.")
+///     .schema(serde_json::json!({"type": "object", "properties": {"x": {"type": "integer"}}, "required": ["x"]}));
+/// assert_eq!(discovery::call_shape(&add), "await add(x=<integer>)");
+/// let detailed = discovery::render(&[add.clone()], discovery::Detail::Detailed, &[]);
+/// assert!(detailed.starts_with("### math/add\n\nAdd two numbers.\n\n**Call**: `await add(x=<integer>)`"));
+/// let full: serde_json::Value = serde_json::from_str(&discovery::render(&[add], discovery::Detail::Full, &["nope".into()])).unwrap();
+/// assert_eq!(full[0]["inputSchema"]["required"][0], "x");
+/// assert_eq!(full[1]["not_found"][0], "nope");
+/// ```
+pub mod discovery {
+    use crate::capabilities::Capability;
+    use crate::namespace::RESERVED_NAMES;
+
+    pub use crate::capabilities::Detail;
+
+    /// How a snippet calls `capability`: `await alias(x=<integer>, note=<string?>?)`, or
+    /// `await call_tool("name", {...})` when it has no usable alias.
+    pub fn call_shape(capability: &Capability) -> String {
+        crate::capabilities::call_shape(capability, RESERVED_NAMES)
+    }
+
+    /// `capabilities` at `detail`; `missing` (names asked for and not found) get a closing signpost.
+    pub fn render(capabilities: &[Capability], detail: Detail, missing: &[String]) -> String {
+        crate::capabilities::render_capabilities(capabilities, detail, missing, RESERVED_NAMES)
+    }
+
+    /// The schema document of one capability (what `Detail::Full` shows of it): `name`,
+    /// `description`, `inputSchema`, `source`, `call`, and `tags`, `aliases`, `hidden`,
+    /// `outputSchema` when set.
+    pub fn schema_document(capability: &Capability) -> serde_json::Value {
+        crate::capabilities::schema_document(capability, RESERVED_NAMES)
+    }
+}
+
 /// The `schemars` crate typed tools derive their parameter schemas with: `#[derive(toolplane::schemars::JsonSchema)]`
 /// with `#[schemars(crate = "toolplane::schemars")]`, since the derive otherwise names a `schemars` of your own.
 pub use schemars;

@@ -6,12 +6,6 @@
 //! a Python builtin, and an alias two capabilities would share is bound for neither (the original let an
 //! alias replace the store sugar, and the first of two take the name); a run's inputs may shadow only
 //! the store sugar.
-//!
-//! ```
-//! use toolplane::namespace::{RESERVED_NAMES, STORE_SUGAR};
-//! assert!(RESERVED_NAMES.contains(&"call_tool"));
-//! assert!(STORE_SUGAR.contains(&"save_result"));
-//! ```
 
 /// `await call_tool("canonical/name", {...})`: every snippet has it.
 pub const CALL_TOOL: &str = "call_tool";
@@ -35,3 +29,14 @@ pub const RESULTS_LOAD: &str = "toolplane:results/load";
 pub const ARTIFACTS_SAVE: &str = "toolplane:artifacts/save";
 /// See [`RESULTS_SAVE`].
 pub const ARTIFACTS_LOAD: &str = "toolplane:artifacts/load";
+
+#[cfg(test)]
+mod tests {
+
+    #[test]
+    fn the_reserved_names_and_the_sugar_are_named_here() {
+        use crate::namespace::{RESERVED_NAMES, STORE_SUGAR};
+        assert!(RESERVED_NAMES.contains(&"call_tool"));
+        assert!(STORE_SUGAR.contains(&"save_result"));
+    }
+}

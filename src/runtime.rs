@@ -10,42 +10,14 @@ use serde_json::{Map, Value};
 use crate::cancel::{CancelOnDrop, CancelToken};
 use crate::capabilities::{Bridge, Registry};
 use crate::config::Isolation;
-use crate::config::{Config, ConfigError};
+use crate::config::{Config, Limits};
 use crate::engine::{Engine, RunRequest, Workers};
+use crate::error::Error;
 use crate::execution::{ArtifactRef, ExecutionResult};
 use crate::stores::{ArtifactInfo, ArtifactStore, ResultStore};
 use crate::vm::{Bindings, RunLimits, RunSpec};
 
-/// Names a snippet always has, which inputs may not take.
-pub use crate::namespace::RESERVED_NAMES;
-
-/// Errors of the runtime itself (a snippet's failure is an [`ExecutionResult`], not an error).
-#[derive(Debug, thiserror::Error)]
-#[non_exhaustive]
-pub enum Error {
-    /// The config is invalid.
-    #[error(transparent)]
-    Config(#[from] ConfigError),
-    /// Input names take names the runtime binds.
-    #[error("NamespaceCollisionError: Input names collide with Toolplane namespace bindings: {0}")]
-    NamespaceCollision(String),
-    /// A tool given to the builder could not be registered.
-    #[error(transparent)]
-    Registry(#[from] crate::capabilities::RegistryError),
-    /// Process isolation (the default on Linux) has no worker executable: call
-    /// [`crate::worker_main_if_requested`] first thing in `main`, set `[toolplane] worker_path` (or
-    /// `TOOLPLANE_WORKER_EXE`) to a `toolplane` binary, or choose `Isolation::InProcess` knowingly
-    /// (docs/sandbox.md says what it does not protect against).
-    #[error("{0}")]
-    NoWorker(String),
-    /// A run's inputs were JSON but not an object of names to values.
-    #[error("inputs must be a JSON object of names to values, got {0}")]
-    InputsNotAnObject(&'static str),
-    /// The run could not be handed to a blocking thread (`execute_async` outside a tokio runtime, or
-    /// the runtime shutting down).
-    #[error("the run could not start: {0}")]
-    Async(#[source] tokio::task::JoinError),
-}
+use crate::namespace::RESERVED_NAMES;
 
 /// A run's inputs: names bound as globals for that run only. Give `None`, a `serde_json::Map`, or a
 /// `serde_json::Value` that is an object (`json!({"h": handle})`) or `null`.
@@ -132,7 +104,7 @@ impl Toolplane {
     }
 
     fn assemble(config: Config, registry: Arc<Registry>, workers: Workers) -> Result<Self, Error> {
-        config.validate()?;
+        config.check()?;
         if effective_isolation(&config) == Isolation::Process {
             crate::engine::worker_executable(config.toolplane.worker_path.as_deref())
                 .map_err(Error::NoWorker)?;
@@ -170,10 +142,10 @@ impl Toolplane {
     /// A builder: config, isolation, tools, registry, then [`ToolplaneBuilder::build`].
     ///
     /// ```
-    /// use toolplane::{Capability, Isolation, Toolplane};
+    /// use toolplane::{Capability, Isolation, Limits, Toolplane};
     /// let runtime = Toolplane::builder()
     ///     .isolation(Isolation::InProcess)
-    ///     .timeout(std::time::Duration::from_secs(5))
+    ///     .limits(Limits::default().with_timeout(std::time::Duration::from_secs(5)))
     ///     .tool(Capability::new("math/double", |p| Ok(serde_json::json!(p["x"].as_i64().unwrap_or(0) * 2))).alias("double"))
     ///     .build()
     ///     .unwrap();
@@ -193,9 +165,22 @@ impl Toolplane {
         &self.config
     }
 
-    /// The bridge (stores and registry).
-    pub fn bridge(&self) -> &Bridge {
+    /// The stores and registry, for the MCP server and the CLI.
+    #[cfg(feature = "mcp")]
+    pub(crate) fn bridge(&self) -> &Bridge {
         &self.bridge
+    }
+
+    /// The capabilities snippets may call: the builder's tools, the config's MCP servers' tools, and
+    /// any registered later (runs see a capability from the run after it is registered).
+    ///
+    /// ```
+    /// let runtime = toolplane::Toolplane::new(Default::default()).unwrap();
+    /// runtime.registry().register(toolplane::Capability::new("x/echo", |p| Ok(p)).alias("echo")).unwrap();
+    /// assert_eq!(runtime.execute("return await echo(a=1)", None).unwrap().value.get(), r#"{"a": 1}"#);
+    /// ```
+    pub fn registry(&self) -> &Arc<Registry> {
+        self.bridge.registry()
     }
 
     /// This runtime's result store.
@@ -225,16 +210,14 @@ impl Toolplane {
         self.workers.stop_workers();
     }
 
-    /// The canonical JSON text saved under `handle` (what the MCP resource serves).
-    pub fn result_payload(&self, handle: &str) -> Result<Arc<str>, crate::capabilities::HostError> {
-        self.results().payload(handle)
+    /// The canonical JSON text saved under `handle` (what the MCP resource serves). Errors:
+    /// [`Error::Store`].
+    pub fn result_payload(&self, handle: &str) -> Result<Arc<str>, Error> {
+        Ok(self.results().payload(handle)?)
     }
 
-    /// The bytes and metadata saved under an artifact handle.
-    pub fn artifact(
-        &self,
-        handle: &str,
-    ) -> Result<(ArtifactInfo, Vec<u8>), crate::capabilities::HostError> {
+    /// The bytes and metadata saved under an artifact handle. Errors: [`Error::Store`].
+    pub fn artifact(&self, handle: &str) -> Result<(ArtifactInfo, Vec<u8>), Error> {
         let info = self.artifacts().describe(handle)?;
         Ok((info, self.artifacts().load(handle)?))
     }
@@ -253,26 +236,8 @@ impl Toolplane {
     /// let runtime = toolplane::Toolplane::new(Default::default()).unwrap();
     /// runtime.prestart().unwrap(); // in-process: nothing to start
     /// ```
-    pub fn prestart(&self) -> Result<(), String> {
-        self.engine.prestart()
-    }
-
-    /// Sets the wall-clock limit of later runs (the CLI's `--timeout`). Errors: a limit the config
-    /// refuses (zero, or more than a day); the limit is then unchanged.
-    ///
-    /// ```
-    /// use std::time::Duration;
-    /// let mut runtime = toolplane::Toolplane::new(Default::default()).unwrap();
-    /// runtime.set_timeout(Duration::from_secs(5)).unwrap();
-    /// assert!(runtime.set_timeout(Duration::ZERO).is_err());
-    /// assert_eq!(runtime.config().limits.timeout_seconds, 5.0);
-    /// ```
-    pub fn set_timeout(&mut self, timeout: Duration) -> Result<(), Error> {
-        let mut config = self.config.clone();
-        config.limits.timeout_seconds = timeout.as_secs_f64();
-        config.validate()?;
-        self.config = config;
-        Ok(())
+    pub fn prestart(&self) -> Result<(), Error> {
+        self.engine.prestart().map_err(Error::SandboxStart)
     }
 
     /// Runs a snippet in a fresh VM. `inputs` become globals. Errors in the snippet are in the result;
@@ -436,11 +401,10 @@ impl Session {
 pub struct ToolplaneBuilder {
     config: Option<Config>,
     isolation: Option<Isolation>,
-    timeout: Option<Duration>,
     registry: Option<Arc<Registry>>,
     tools: Vec<crate::capabilities::Capability>,
     workers: Option<Workers>,
-    limits: Option<crate::config::LimitsConfig>,
+    limits: Option<Limits>,
 }
 
 impl ToolplaneBuilder {
@@ -461,24 +425,22 @@ impl ToolplaneBuilder {
         self
     }
 
-    /// Every limit of a run at once (overrides the config's `[limits]`; [`Self::timeout`] overrides
-    /// its timeout). Checked when the runtime is built.
+    /// Every limit at once, over the config's (`[limits]` and `[session] max_memory_mb`). Checked
+    /// when the runtime is built.
     ///
     /// ```
-    /// use toolplane::{Isolation, Toolplane, config::LimitsConfig};
-    /// let limits = LimitsConfig { max_recursion_depth: 50, ..Default::default() };
-    /// let runtime = Toolplane::builder().isolation(Isolation::InProcess).limits(limits).build().unwrap();
-    /// let deep = runtime.execute("def f(n): return f(n + 1)\nf(0)", None).unwrap();
-    /// assert_eq!(deep.error.unwrap().error_type, "RecursionError");
+    /// use std::time::Duration;
+    /// use toolplane::{Isolation, Limits, Toolplane};
+    /// let runtime = Toolplane::builder()
+    ///     .isolation(Isolation::InProcess)
+    ///     .limits(Limits::default().with_timeout(Duration::from_millis(200)))
+    ///     .build()
+    ///     .unwrap();
+    /// let slow = runtime.execute("while True:\n    pass", None).unwrap();
+    /// assert_eq!(slow.error.unwrap().error_type, "TimeoutError");
     /// ```
-    pub fn limits(mut self, limits: crate::config::LimitsConfig) -> Self {
+    pub fn limits(mut self, limits: Limits) -> Self {
         self.limits = Some(limits);
-        self
-    }
-
-    /// The wall-clock limit of each run (overrides `[limits] timeout_seconds`).
-    pub fn timeout(mut self, timeout: Duration) -> Self {
-        self.timeout = Some(timeout);
         self
     }
 
@@ -509,9 +471,6 @@ impl ToolplaneBuilder {
         }
         if let Some(limits) = self.limits {
             config.limits = limits;
-        }
-        if let Some(timeout) = self.timeout {
-            config.limits.timeout_seconds = timeout.as_secs_f64();
         }
         let registry = self.registry.unwrap_or_default();
         for tool in self.tools {
@@ -568,7 +527,7 @@ fn refuse_mcp_servers(config: &Config) -> Result<(), Error> {
     if config.mcp.servers.is_empty() {
         return Ok(());
     }
-    Err(Error::Config(ConfigError::about(
+    Err(Error::Config(crate::error::ConfigError::about(
         "mcp.servers",
         "[mcp.servers.*] needs toolplane built with its `mcp` feature (the default)",
     )))
@@ -653,7 +612,7 @@ fn execute_on(
         max_pending_calls: config.limits.max_pending_calls,
         // A session's cap is cumulative over its runs ([session] max_memory_mb).
         max_memory_mb: if session {
-            config.session.max_memory_mb
+            config.limits.session_max_memory_mb
         } else {
             config.limits.max_memory_mb
         },

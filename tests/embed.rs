@@ -8,9 +8,7 @@ use std::time::{Duration, Instant};
 
 use common::{err, ok};
 use serde_json::{Value, json};
-use toolplane::{
-    Capability, Config, Error, HostError, Isolation, Registry, RegistryError, Toolplane,
-};
+use toolplane::{Capability, Config, Error, HostError, Isolation, Limits, Registry, Toolplane};
 
 fn builder(isolation: Isolation) -> toolplane::ToolplaneBuilder {
     let mut config = Config::default();
@@ -58,7 +56,7 @@ fn orders_get() -> Capability {
 #[test]
 fn builder_registers_tools_and_rejects_duplicates() {
     let runtime = builder(Isolation::InProcess)
-        .timeout(Duration::from_secs(7))
+        .limits(Limits::default().with_timeout(Duration::from_secs(7)))
         .tool(orders_get())
         .build()
         .unwrap();
@@ -77,7 +75,7 @@ fn builder_registers_tools_and_rejects_duplicates() {
         .build()
         .unwrap_err();
     assert!(
-        matches!(&duplicate, Error::Registry(RegistryError::Duplicate(name)) if name == "x/y"),
+        matches!(&duplicate, Error::DuplicateCapability(name) if name == "x/y"),
         "{duplicate:?}"
     );
     assert_eq!(duplicate.to_string(), "Capability already registered: x/y");
@@ -211,7 +209,7 @@ fn async_tools_dispatch_when_called_and_overlap() {
 fn a_tool_that_never_answers_ends_at_the_time_limit() {
     for isolation in modes() {
         let runtime = builder(isolation)
-            .timeout(Duration::from_millis(500))
+            .limits(Limits::default().with_timeout(Duration::from_millis(500)))
             .tool(Capability::new_async("slow/never", |_| async {
                 tokio::time::sleep(Duration::from_secs(3600)).await;
                 Ok(Value::Null)
@@ -289,7 +287,7 @@ fn hidden_tools_are_callable_but_not_listed() {
         .unwrap();
     assert_eq!(ok(run(&runtime, "return await call_tool('ops/secret')")), 7);
     assert_eq!(err(run(&runtime, "return await secret()")).0, "NameError");
-    let registry = runtime.bridge().registry();
+    let registry = runtime.registry();
     assert!(registry.search("", None).is_empty());
     assert!(registry.callable_namespace().is_empty());
     assert_eq!(registry.lookup(&["ops/secret".into()]).0.len(), 1);
@@ -364,10 +362,14 @@ fn every_constructor_validates_the_config() {
         );
         refused(Toolplane::builder().config(config).build().unwrap_err());
     }
-    let mut runtime = Toolplane::new(Config::default()).unwrap();
-    assert!(runtime.set_timeout(Duration::ZERO).is_err());
-    assert!(runtime.set_timeout(Duration::from_secs(86_401)).is_err());
-    runtime.set_timeout(Duration::from_millis(1500)).unwrap();
+    let with_timeout = |timeout| {
+        Toolplane::builder()
+            .limits(Limits::default().with_timeout(timeout))
+            .build()
+    };
+    assert!(with_timeout(Duration::ZERO).is_err());
+    assert!(with_timeout(Duration::from_secs(86_401)).is_err());
+    let runtime = with_timeout(Duration::from_millis(1500)).unwrap();
     assert_eq!(runtime.config().limits.timeout_seconds, 1.5);
 }
 
@@ -404,10 +406,7 @@ fn un_awaited_calls_are_capped_and_cancelled_when_the_run_ends() {
         let started = Arc::new(AtomicUsize::new(0));
         let dropped = Arc::new(AtomicUsize::new(0));
         let (s, d) = (started.clone(), dropped.clone());
-        let limits = toolplane::config::LimitsConfig {
-            max_pending_calls: 5,
-            ..Default::default()
-        };
+        let limits = Limits::default().with_max_pending_calls(5);
         let runtime = builder(isolation)
             .limits(limits)
             .tool(
@@ -467,10 +466,7 @@ fn max_pending_calls_is_checked() {
         (0, "limits.max_pending_calls must be greater than 0"),
         (10_001, "limits.max_pending_calls must be at most 10000"),
     ] {
-        let limits = toolplane::config::LimitsConfig {
-            max_pending_calls: value,
-            ..Default::default()
-        };
+        let limits = Limits::default().with_max_pending_calls(value);
         let error = builder(Isolation::InProcess)
             .limits(limits)
             .build()
@@ -486,10 +482,7 @@ fn max_pending_calls_is_checked() {
 #[test]
 fn replies_not_awaited_yet_count_against_the_memory_limit() {
     for isolation in modes() {
-        let limits = toolplane::config::LimitsConfig {
-            max_memory_mb: 100,
-            ..Default::default()
-        };
+        let limits = Limits::default().with_max_memory_mb(100);
         let runtime = builder(isolation)
             .limits(limits)
             .tool(
@@ -582,7 +575,7 @@ fn a_failure_says_its_kind() {
     use toolplane::{Capability, ErrorKind, HostError};
     for isolation in modes() {
         let runtime = builder(isolation)
-            .timeout(Duration::from_millis(500))
+            .limits(Limits::default().with_timeout(Duration::from_millis(500)))
             .tool(Capability::new("guarded/op", |_| {
                 Err(HostError::permission("not for you"))
             }))

@@ -112,7 +112,7 @@ fn snippets_end_as_results() {
     let mut config = Config::default();
     config.limits.timeout_seconds = 0.5;
     config.limits.max_memory_mb = 64;
-    config.session.max_memory_mb = 64;
+    config.limits.session_max_memory_mb = 64;
     let runtime = Toolplane::new(config).unwrap();
     let session = runtime.session();
     let words = [
@@ -210,7 +210,7 @@ fn shaped_snippets_end_as_results() {
         let mut config = common::config_for(isolation);
         config.limits.timeout_seconds = 0.5;
         config.limits.max_memory_mb = 64;
-        config.session.max_memory_mb = 64;
+        config.limits.session_max_memory_mb = 64;
         let runtime = Toolplane::new(config).unwrap();
         let session = runtime.session();
         for shape in 0..8u8 {

@@ -237,7 +237,6 @@ fn everything_over_streamable_http_from_the_library() {
         assert!(statuses.contains("Connected"), "{statuses}");
         // A tool's outputSchema is the capability's `returns`, shown by the schema tools.
         let structured = runtime
-            .bridge()
             .registry()
             .get("mcp:everything/get-structured-content")
             .unwrap();
@@ -246,12 +245,11 @@ fn everything_over_streamable_http_from_the_library() {
             returns["properties"]["temperature"].is_object(),
             "{returns}"
         );
-        let document = toolplane::capabilities::schema_document(&structured, &[]);
+        let document = toolplane::discovery::schema_document(&structured);
         assert_eq!(document["outputSchema"], returns);
-        let detailed = toolplane::capabilities::render_capabilities(
+        let detailed = toolplane::discovery::render(
             &[structured],
-            toolplane::capabilities::Detail::Detailed,
-            &[],
+            toolplane::discovery::Detail::Detailed,
             &[],
         );
         assert!(

@@ -106,12 +106,12 @@ fn a_servers_tools_are_capabilities_with_their_values() {
 #[test]
 fn discovery_shows_the_servers_tools() {
     let runtime = Toolplane::new(config_with(&fixture_server(""))).unwrap();
-    let registry = runtime.bridge().registry();
+    let registry = runtime.registry();
     let hits = registry.search("echo arguments", None);
     assert_eq!(hits[0].name, "mcp:fx/echo");
     assert_eq!(hits[0].tags, ["mcp", "fx"]);
     assert_eq!(
-        toolplane::capabilities::call_shape(&hits[0], toolplane::RESERVED_NAMES),
+        toolplane::discovery::call_shape(&hits[0]),
         "await fx_echo(message=<string>, times=<integer>?)"
     );
     assert_eq!(registry.search_tagged("", &["fx".into()], None).len(), 9);
@@ -440,7 +440,10 @@ fn server_config_errors_name_the_key() {
         ),
     ] {
         let error = Config::from_toml_str(toml).unwrap_err();
-        assert_eq!(error.key(), Some(key), "{toml}: {error}");
+        let toolplane::Error::Config(config_error) = &error else {
+            panic!("{toml}: not a config error: {error:?}")
+        };
+        assert_eq!(config_error.key(), Some(key), "{toml}: {error}");
         assert!(error.to_string().contains(says), "{toml}: {error}");
     }
     let typo = Config::from_toml_str("[mcp.servers.x]\ncomand = \"a\"\n").unwrap_err();
@@ -709,13 +712,13 @@ fn a_hostile_servers_tool_list_is_bounded() {
     );
     let value = ok(runtime.execute("return await bad_ok()", None).unwrap());
     assert_eq!(value, "called");
-    let chatty = runtime.bridge().registry().get("mcp:bad/chatty").unwrap();
+    let chatty = runtime.registry().get("mcp:bad/chatty").unwrap();
     assert!(
         chatty.description.len() <= (8 << 10) + 3,
         "{}",
         chatty.description.len()
     );
-    assert!(runtime.bridge().registry().get("mcp:bad/wide").is_none());
+    assert!(runtime.registry().get("mcp:bad/wide").is_none());
 
     let runtime = Toolplane::new(config_with(&hostile_server("endless"))).unwrap();
     match runtime.mcp_servers() {

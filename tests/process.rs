@@ -15,7 +15,7 @@ fn config(timeout: f64, memory_mb: usize) -> Config {
     config.toolplane.worker_path = Some(env!("CARGO_BIN_EXE_toolplane").into());
     config.limits.timeout_seconds = timeout;
     config.limits.max_memory_mb = memory_mb;
-    config.session.max_memory_mb = memory_mb;
+    config.limits.session_max_memory_mb = memory_mb;
     config
 }
 

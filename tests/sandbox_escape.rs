@@ -131,7 +131,7 @@ fn runtime(isolation: Isolation) -> Toolplane {
     config.limits.timeout_seconds = 2.0;
     config.limits.max_memory_mb = 256;
     config.limits.max_output_bytes = 1 << 20;
-    config.session.max_memory_mb = 256;
+    config.limits.session_max_memory_mb = 256;
     // Every probe saves a value: room for all of them.
     config.results.max_entries = 100_000;
     Toolplane::new(config).unwrap()

@@ -19,7 +19,7 @@ fn soak(runs: usize) {
     config.toolplane.worker_path = Some(env!("CARGO_BIN_EXE_toolplane").into());
     config.limits.timeout_seconds = 0.3;
     config.limits.max_memory_mb = 128;
-    config.session.max_memory_mb = 128;
+    config.limits.session_max_memory_mb = 128;
     config.results.max_entries = 1_000_000;
     config.results.max_total_bytes = 1 << 30;
     config.artifacts.max_entries = 1_000_000;

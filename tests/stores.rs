@@ -2,9 +2,8 @@
 
 use std::sync::Arc;
 
-use toolplane::config::{ArtifactsConfig, ResultsConfig};
 use toolplane::stores::{ArtifactStore, ManualClock, ResultStore};
-use toolplane::{BuiltinBase, HostError};
+use toolplane::{ArtifactsConfig, BuiltinBase, HostError, ResultsConfig};
 
 fn results(config: ResultsConfig) -> (ResultStore, Arc<ManualClock>) {
     let clock = Arc::new(ManualClock::new());
@@ -58,9 +57,10 @@ fn unknown_handle_names_the_handle() {
 
 #[test]
 fn disabled_store_refuses_save_and_load() {
-    let (store, _) = results(ResultsConfig {
-        enabled: false,
-        ..Default::default()
+    let (store, _) = results({
+        let mut config = ResultsConfig::default();
+        config.enabled = false;
+        config
     });
     assert_eq!(
         message(store.save_json("1", None).unwrap_err()),
@@ -81,9 +81,10 @@ fn disabled_store_refuses_save_and_load() {
 
 #[test]
 fn entry_cap() {
-    let (store, _) = results(ResultsConfig {
-        max_entries: 1,
-        ..Default::default()
+    let (store, _) = results({
+        let mut config = ResultsConfig::default();
+        config.max_entries = 1;
+        config
     });
     store.save_json("1", None).unwrap();
     assert_eq!(
@@ -94,18 +95,20 @@ fn entry_cap() {
 
 #[test]
 fn per_entry_cap_counts_the_label() {
-    let (store, _) = results(ResultsConfig {
-        max_entry_bytes: 8,
-        ..Default::default()
+    let (store, _) = results({
+        let mut config = ResultsConfig::default();
+        config.max_entry_bytes = 8;
+        config
     });
     let big = format!("\"{}\"", "x".repeat(100));
     assert_eq!(
         message(store.save_json(&big, None).unwrap_err()),
         "result is 102 bytes, over the per-entry limit of 8 bytes; save a smaller projection"
     );
-    let (store, _) = results(ResultsConfig {
-        max_entry_bytes: 16,
-        ..Default::default()
+    let (store, _) = results({
+        let mut config = ResultsConfig::default();
+        config.max_entry_bytes = 16;
+        config
     });
     let e = message(store.save_json("1", Some(&"l".repeat(100))).unwrap_err());
     assert!(e.contains("per-entry limit"), "{e}");
@@ -113,9 +116,10 @@ fn per_entry_cap_counts_the_label() {
 
 #[test]
 fn total_cap() {
-    let (store, _) = results(ResultsConfig {
-        max_total_bytes: 30,
-        ..Default::default()
+    let (store, _) = results({
+        let mut config = ResultsConfig::default();
+        config.max_total_bytes = 30;
+        config
     });
     let twenty = format!("\"{}\"", "x".repeat(18));
     store.save_json(&twenty, None).unwrap();
@@ -128,10 +132,11 @@ fn total_cap() {
 
 #[test]
 fn ttl_is_lazy_from_save_time_and_frees_the_slot() {
-    let (store, clock) = results(ResultsConfig {
-        ttl_seconds: 10.0,
-        max_entries: 1,
-        ..Default::default()
+    let (store, clock) = results({
+        let mut config = ResultsConfig::default();
+        config.ttl_seconds = 10.0;
+        config.max_entries = 1;
+        config
     });
     let h = store.save_json("1", None).unwrap();
     clock.advance(10.0);
@@ -220,26 +225,29 @@ fn artifact_filenames_must_be_simple() {
 
 #[test]
 fn artifact_caps() {
-    let (store, _) = artifacts(ArtifactsConfig {
-        max_entry_bytes: 8,
-        ..Default::default()
+    let (store, _) = artifacts({
+        let mut config = ArtifactsConfig::default();
+        config.max_entry_bytes = 8;
+        config
     });
     assert_eq!(
         message(store.save(&[0; 9], None, None).unwrap_err()),
         "artifact is 9 bytes, over the per-artifact limit of 8 bytes; save a smaller file"
     );
-    let (store, _) = artifacts(ArtifactsConfig {
-        max_entries: 1,
-        ..Default::default()
+    let (store, _) = artifacts({
+        let mut config = ArtifactsConfig::default();
+        config.max_entries = 1;
+        config
     });
     store.save(b"a", None, None).unwrap();
     assert_eq!(
         message(store.save(b"b", None, None).unwrap_err()),
         "artifact store is full (1 artifacts); re-use an existing handle or save less"
     );
-    let (store, _) = artifacts(ArtifactsConfig {
-        max_total_bytes: 10,
-        ..Default::default()
+    let (store, _) = artifacts({
+        let mut config = ArtifactsConfig::default();
+        config.max_total_bytes = 10;
+        config
     });
     store.save(&[0; 6], None, None).unwrap();
     assert_eq!(
@@ -252,10 +260,11 @@ fn artifact_caps() {
 fn artifact_labels_count_toward_the_caps() {
     // Labels are host memory: a 100 MB label once stood uncounted beside a 4-byte artifact (the
     // Python original does not count them; we do, as for results).
-    let (store, _) = artifacts(ArtifactsConfig {
-        max_entry_bytes: 8,
-        max_total_bytes: 12,
-        ..Default::default()
+    let (store, _) = artifacts({
+        let mut config = ArtifactsConfig::default();
+        config.max_entry_bytes = 8;
+        config.max_total_bytes = 12;
+        config
     });
     let err = store
         .save(b"abcd", None, Some(&"l".repeat(1000)))
@@ -276,9 +285,10 @@ fn artifact_labels_count_toward_the_caps() {
 
 #[test]
 fn artifact_expiry_deletes_the_file() {
-    let (store, clock) = artifacts(ArtifactsConfig {
-        ttl_seconds: 10.0,
-        ..Default::default()
+    let (store, clock) = artifacts({
+        let mut config = ArtifactsConfig::default();
+        config.ttl_seconds = 10.0;
+        config
     });
     let h = store.save(b"bytes", None, None).unwrap();
     let dir = store.root_dir().unwrap().join(&h);

@@ -26,21 +26,6 @@ pub(crate) enum Submitted {
 
 /// Dispatches calls from snippets: the store capabilities against this runtime's own stores first,
 /// then the (possibly shared) registry.
-///
-/// ```
-/// use std::sync::Arc;
-/// use toolplane::{Bridge, Registry};
-/// use toolplane::stores::{ArtifactStore, ResultStore};
-/// let bridge = Bridge::new(
-///     Arc::new(ResultStore::new(&Default::default())),
-///     Arc::new(ArtifactStore::new(&Default::default())),
-///     Arc::new(Registry::new()),
-/// );
-/// let handle = bridge.call("toolplane:results/save", r#"{"value": [1, 2], "label": null}"#).unwrap();
-/// let handle: String = serde_json::from_str(&handle).unwrap();
-/// let back = bridge.call("toolplane:results/load", &format!(r#"{{"handle": "{handle}"}}"#)).unwrap();
-/// assert_eq!(back, "[1, 2]");
-/// ```
 #[derive(Debug, Clone)]
 pub struct Bridge {
     results: Arc<ResultStore>,
@@ -290,6 +275,32 @@ fn parse_params(name: &str, params: &str) -> Result<Value, HostError> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    #[test]
+    fn store_calls_reach_the_runtimes_own_stores() {
+        use crate::capabilities::Registry;
+        use crate::stores::{ArtifactStore, ResultStore};
+        use std::sync::Arc;
+        let bridge = Bridge::new(
+            Arc::new(ResultStore::new(&Default::default())),
+            Arc::new(ArtifactStore::new(&Default::default())),
+            Arc::new(Registry::new()),
+        );
+        let handle = bridge
+            .call(
+                "toolplane:results/save",
+                r#"{"value": [1, 2], "label": null}"#,
+            )
+            .unwrap();
+        let handle: String = serde_json::from_str(&handle).unwrap();
+        let back = bridge
+            .call(
+                "toolplane:results/load",
+                &format!(r#"{{"handle": "{handle}"}}"#),
+            )
+            .unwrap();
+        assert_eq!(back, "[1, 2]");
+    }
+
     use crate::config::{ArtifactsConfig, ResultsConfig};
 
     fn bridge() -> Bridge {

@@ -204,19 +204,6 @@ fn required_names(required: Option<&Value>) -> std::collections::HashSet<&str> {
 ///
 /// `reserved` are names the sandbox binds first (a capability aliased `call_tool` is not reachable
 /// by its alias).
-///
-/// ```
-/// use toolplane::Capability;
-/// use toolplane::capabilities::call_shape;
-/// let add = Capability::new("math/add", |p| Ok(p)).alias("add").schema(serde_json::json!({
-///     "type": "object",
-///     "properties": {"x": {"type": "integer"}, "y": {"type": "integer"}, "note": {"type": ["string", "null"]}},
-///     "required": ["x", "y"]}));
-/// assert_eq!(call_shape(&add, &[]), "await add(x=<integer>, y=<integer>, note=<string?>?)");
-/// let odd = Capability::new("x/from", |p| Ok(p)).schema(serde_json::json!({
-///     "type": "object", "properties": {"from": {"type": "string"}}, "required": ["from"]}));
-/// assert_eq!(call_shape(&odd, &[]), r#"await call_tool("x/from", {"from": <string>})"#);
-/// ```
 pub fn call_shape(capability: &Capability, reserved: &[&str]) -> String {
     let binding = if capability.hidden {
         None
@@ -286,19 +273,6 @@ pub enum Detail {
 
 /// Capabilities at `detail`, as the Python original renders them; `missing` (names not found) get a
 /// closing signpost, in every detail (a `not_found` entry in JSON).
-///
-/// ```
-/// use toolplane::Capability;
-/// use toolplane::capabilities::{Detail, render_capabilities};
-/// let add = Capability::new("math/add", |p| Ok(p)).alias("add").description("Add two numbers.")
-///     .schema(serde_json::json!({"type": "object", "properties": {"x": {"type": "integer"}}, "required": ["x"]}));
-/// let detailed = render_capabilities(&[add.clone()], Detail::Detailed, &[], &[]);
-/// assert!(detailed.starts_with("### math/add\n\nAdd two numbers.\n\n**Call**: `await add(x=<integer>)`"));
-/// assert!(detailed.ends_with("**Parameters**\n- `x` (integer, required)"));
-/// let full: serde_json::Value = serde_json::from_str(&render_capabilities(&[add], Detail::Full, &["nope".into()], &[])).unwrap();
-/// assert_eq!(full[0]["inputSchema"]["required"][0], "x");
-/// assert_eq!(full[1]["not_found"][0], "nope");
-/// ```
 pub fn render_capabilities(
     capabilities: &[Capability],
     detail: Detail,
@@ -434,6 +408,47 @@ fn source_of(name: &str) -> &'static str {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn call_shapes_name_each_parameter_and_fall_back_to_call_tool() {
+        let add = Capability::new("math/add", Ok).alias("add").schema(serde_json::json!({
+            "type": "object",
+            "properties": {"x": {"type": "integer"}, "y": {"type": "integer"}, "note": {"type": ["string", "null"]}},
+            "required": ["x", "y"]}));
+        assert_eq!(
+            call_shape(&add, &[]),
+            "await add(x=<integer>, y=<integer>, note=<string?>?)"
+        );
+        let odd = Capability::new("x/from", Ok).schema(serde_json::json!({
+            "type": "object", "properties": {"from": {"type": "string"}}, "required": ["from"]}));
+        assert_eq!(
+            call_shape(&odd, &[]),
+            r#"await call_tool("x/from", {"from": <string>})"#
+        );
+    }
+
+    #[test]
+    fn render_shows_markdown_or_json_documents() {
+        let add = Capability::new("math/add", Ok).alias("add").description("Add two numbers.")
+            .schema(serde_json::json!({"type": "object", "properties": {"x": {"type": "integer"}}, "required": ["x"]}));
+        let detailed = render_capabilities(std::slice::from_ref(&add), Detail::Detailed, &[], &[]);
+        assert!(
+            detailed.starts_with(
+                "### math/add\n\nAdd two numbers.\n\n**Call**: `await add(x=<integer>)`"
+            )
+        );
+        assert!(detailed.ends_with("**Parameters**\n- `x` (integer, required)"));
+        let full: serde_json::Value = serde_json::from_str(&render_capabilities(
+            &[add],
+            Detail::Full,
+            &["nope".into()],
+            &[],
+        ))
+        .unwrap();
+        assert_eq!(full[0]["inputSchema"]["required"][0], "x");
+        assert_eq!(full[1]["not_found"][0], "nope");
+    }
+
     use serde_json::json;
 
     fn cap(name: &str, description: &str) -> Capability {

@@ -446,15 +446,6 @@ pub fn is_identifier(s: &str) -> bool {
         && !KEYWORDS.contains(&s)
 }
 
-/// An error registering a capability.
-#[derive(Debug, thiserror::Error, PartialEq, Eq)]
-#[non_exhaustive]
-pub enum RegistryError {
-    /// The canonical name is taken.
-    #[error("Capability already registered: {0}")]
-    Duplicate(String),
-}
-
 /// The set of capabilities a runtime (or several) can call.
 ///
 /// ```
@@ -510,13 +501,14 @@ impl Registry {
         }
     }
 
-    /// Adds a capability; a taken canonical name is an error.
-    pub fn register(&self, mut capability: Capability) -> Result<(), RegistryError> {
+    /// Adds a capability. Errors: [`Error::DuplicateCapability`](crate::Error::DuplicateCapability)
+    /// when its canonical name is taken.
+    pub fn register(&self, mut capability: Capability) -> Result<(), crate::error::Error> {
         capability.shape =
             Some(super::call_shape(&capability, crate::namespace::RESERVED_NAMES).into());
         let mut entries = self.entries.write().unwrap_or_else(|e| e.into_inner());
         if entries.iter().any(|c| c.name == capability.name) {
-            return Err(RegistryError::Duplicate(capability.name));
+            return Err(crate::error::Error::DuplicateCapability(capability.name));
         }
         entries.push(Arc::new(capability));
         Ok(())

@@ -11,6 +11,7 @@ use crate::runtime::Toolplane;
 
 mod log;
 mod mcp;
+mod pretty;
 mod repl;
 mod trust;
 
@@ -300,15 +301,15 @@ fn run(args: RunArgs) -> Result<ExitCode, UsageError> {
         .iter()
         .map(|f| read_snippet(f, config.limits.max_snippet_bytes))
         .collect::<Result<Vec<_>, _>>()?;
-    let mut runtime = Toolplane::new(config)?;
     if let Some(seconds) = args.timeout {
         if !(seconds.is_finite() && seconds > 0.0 && seconds <= 86_400.0) {
             return Err(UsageError(format!(
                 "--timeout must be a number of seconds in (0, 86400], got {seconds}"
             )));
         }
-        runtime.set_timeout(std::time::Duration::from_secs_f64(seconds))?;
+        config.limits.timeout_seconds = seconds;
     }
+    let runtime = Toolplane::new(config)?;
     let runtime = std::sync::Arc::new(runtime);
     #[cfg(unix)]
     end_on_signals(exit_signals, runtime.clone());
@@ -342,7 +343,7 @@ fn run(args: RunArgs) -> Result<ExitCode, UsageError> {
                     .and_then(|()| match &result.error {
                         // As `python3 script.py` prints nothing of a script's `None`.
                         None if result.value_is_null() => Ok(()),
-                        None => writeln!(out, "{}", crate::canonical::pretty(result.value.get())),
+                        None => writeln!(out, "{}", pretty::pretty(result.value.get())),
                         Some(_) => Ok(()),
                     });
             if let Some(error) = &result.error {
@@ -489,7 +490,7 @@ fn serve_mcp(args: ServeMcpArgs) -> Result<ExitCode, UsageError> {
     let registry = runtime.bridge().registry().clone();
     // Start the zygote now so the first execute_code does not wait for it.
     if let Err(why) = runtime.prestart() {
-        return Err(UsageError(format!("cannot start the sandbox: {why}")));
+        return Err(UsageError(why.to_string()));
     }
     if transport == Transport::Stdio && !args.allow_origins.is_empty() {
         return Err(UsageError(
@@ -710,7 +711,7 @@ fn config_check(path: Option<&Path>) -> Result<ExitCode, UsageError> {
     println!(
         "session: {} (max {} MiB)",
         on_off(config.session.enabled),
-        config.session.max_memory_mb
+        config.limits.session_max_memory_mb
     );
     println!(
         "limits: timeout {}s, memory {} MiB, output {} bytes, recursion {}",

@@ -47,7 +47,7 @@ impl Shell {
 
     /// Runs one entry. Fresh mode runs it in a session of its own, so a trailing expression still
     /// shows its value.
-    fn run(&self, code: &str) -> Result<ExecutionResult, crate::runtime::Error> {
+    fn run(&self, code: &str) -> Result<ExecutionResult, crate::error::Error> {
         match &self.session {
             Some(session) => session.execute(code, None),
             None => self.runtime.session().execute(code, None),
@@ -134,7 +134,7 @@ impl Shell {
                 let limits = &config.limits;
                 let json = json!({
                     "timeout_seconds": limits.timeout_seconds,
-                    "max_memory_mb": if self.session.is_some() { config.session.max_memory_mb } else { limits.max_memory_mb },
+                    "max_memory_mb": if self.session.is_some() { config.limits.session_max_memory_mb } else { limits.max_memory_mb },
                     "max_output_bytes": limits.max_output_bytes,
                     "max_recursion_depth": limits.max_recursion_depth,
                     "isolation": self.runtime.isolation().as_str(),
@@ -403,7 +403,7 @@ fn show(result: &ExecutionResult, color: bool) {
             };
         }
         None if !result.value_is_null() => {
-            let _ = writeln!(stdout, "{}", crate::canonical::pretty(result.value.get()));
+            let _ = writeln!(stdout, "{}", super::pretty::pretty(result.value.get()));
         }
         None => {}
     }

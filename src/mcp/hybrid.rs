@@ -20,21 +20,7 @@ const FACADE_TOOLS: &[&str] = &[
 
 /// The capabilities `include` selects, in registration order: by canonical name, a glob on it
 /// (`*`, `?`, `[…]`, case-sensitive, as Python's `fnmatchcase`), or `tag:<name>`. Hidden ones never.
-///
-/// ```
-/// use toolplane::{Capability, Registry};
-/// let registry = Registry::new();
-/// registry.register(Capability::new("mcp:orders/get", Ok).tag("lookup")).unwrap();
-/// registry.register(Capability::new("mcp:orders/list", Ok)).unwrap();
-/// registry.register(Capability::new("mcp:crm/find", Ok)).unwrap();
-/// let names = |include: &[&str]| -> Vec<String> {
-///     let include: Vec<String> = include.iter().map(|s| s.to_string()).collect();
-///     toolplane::mcp::select_capabilities(&registry, &include).into_iter().map(|c| c.name).collect()
-/// };
-/// assert_eq!(names(&["mcp:orders/*"]), ["mcp:orders/get", "mcp:orders/list"]);
-/// assert_eq!(names(&["tag:lookup", "mcp:crm/find"]), ["mcp:orders/get", "mcp:crm/find"]);
-/// ```
-pub fn select_capabilities(registry: &Registry, include: &[String]) -> Vec<Capability> {
+pub(crate) fn select_capabilities(registry: &Registry, include: &[String]) -> Vec<Capability> {
     let tags: Vec<&str> = include
         .iter()
         .filter_map(|t| t.strip_prefix("tag:"))
@@ -126,6 +112,35 @@ fn tool_name(capability: &Capability, taken: &mut HashSet<String>) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+    #[test]
+    fn includes_select_by_glob_and_tag_in_order() {
+        use crate::capabilities::{Capability, Registry};
+        let registry = Registry::new();
+        registry
+            .register(Capability::new("mcp:orders/get", Ok).tag("lookup"))
+            .unwrap();
+        registry
+            .register(Capability::new("mcp:orders/list", Ok))
+            .unwrap();
+        registry
+            .register(Capability::new("mcp:crm/find", Ok))
+            .unwrap();
+        let names = |include: &[&str]| -> Vec<String> {
+            let include: Vec<String> = include.iter().map(|s| s.to_string()).collect();
+            select_capabilities(&registry, &include)
+                .into_iter()
+                .map(|c| c.name)
+                .collect()
+        };
+        assert_eq!(
+            names(&["mcp:orders/*"]),
+            ["mcp:orders/get", "mcp:orders/list"]
+        );
+        assert_eq!(
+            names(&["tag:lookup", "mcp:crm/find"]),
+            ["mcp:orders/get", "mcp:crm/find"]
+        );
+    }
 
     #[test]
     fn names_prefer_the_alias_and_never_collide() {

@@ -47,7 +47,7 @@ use crate::config::Config;
 use crate::runtime::{Session, Toolplane};
 
 pub use http::{DEFAULT_HTTP_PORT, MCP_PATH};
-pub use hybrid::select_capabilities;
+
 use text::Live;
 
 /// URI of the namespace manifest.
@@ -470,10 +470,10 @@ impl McpServer {
         let contents = if uri == NAMESPACE_URI {
             ResourceContents::text(self.namespace_manifest(), uri).with_mime_type("text/markdown")
         } else if let Some(handle) = uri.strip_prefix(RESULTS_URI_PREFIX) {
-            let payload = runtime.result_payload(handle).map_err(store_error)?;
+            let payload = runtime.results().payload(handle).map_err(store_error)?;
             ResourceContents::text(&*payload, uri).with_mime_type("application/json")
         } else if let Some(handle) = uri.strip_prefix(ARTIFACTS_URI_PREFIX) {
-            let (_, bytes) = runtime.artifact(handle).map_err(store_error)?;
+            let bytes = runtime.artifacts().load(handle).map_err(store_error)?;
             ResourceContents::blob(base64::engine::general_purpose::STANDARD.encode(bytes), uri)
                 .with_mime_type("application/octet-stream")
         } else {

@@ -202,7 +202,7 @@ pub(super) fn namespace_manifest(runtime: &Toolplane, live: Live) -> String {
          processes: the functions above are the only door.\n",
         limits.timeout_seconds,
         if live.session {
-            config.session.max_memory_mb
+            config.limits.session_max_memory_mb
         } else {
             limits.max_memory_mb
         },

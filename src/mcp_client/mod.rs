@@ -228,14 +228,11 @@ pub enum Probe {
 /// ```no_run
 /// use std::collections::BTreeMap;
 /// use std::time::Duration;
-/// use toolplane::config::McpServerConfig;
+/// use toolplane::McpServerConfig;
 /// use toolplane::mcp_client::{Probe, probe_servers_blocking};
 ///
 /// let mut servers = BTreeMap::new();
-/// servers.insert(
-///     "time".to_string(),
-///     McpServerConfig { command: Some("uvx".into()), args: vec!["mcp-server-time".into()], ..Default::default() },
-/// );
+/// servers.insert("time".to_string(), McpServerConfig::stdio("uvx", ["mcp-server-time"]));
 /// for (name, probe) in probe_servers_blocking(&servers, Duration::from_secs(5)) {
 ///     println!("{name}: {probe:?}");
 /// }

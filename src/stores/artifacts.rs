@@ -76,13 +76,6 @@ pub const MAX_FILENAME_BYTES: usize = 255;
 
 /// Whether `name` is a simple filename: `^[A-Za-z0-9][A-Za-z0-9._-]*$`, at most
 /// [`MAX_FILENAME_BYTES`] bytes.
-///
-/// ```
-/// use toolplane::stores::is_valid_filename;
-/// assert!(is_valid_filename("report.csv"));
-/// assert!(!is_valid_filename("../escape.bin"));
-/// assert!(!is_valid_filename(&"a".repeat(256)));
-/// ```
 pub fn is_valid_filename(name: &str) -> bool {
     name.len() <= MAX_FILENAME_BYTES && has_simple_shape(name)
 }
@@ -319,5 +312,17 @@ impl ArtifactStore {
             .in_order()
             .map(|(_, e, _, age)| (e.info.clone(), age))
             .collect()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_valid_filename_is_simple_and_short() {
+        assert!(is_valid_filename("report.csv"));
+        assert!(!is_valid_filename("../escape.bin"));
+        assert!(!is_valid_filename(&"a".repeat(256)));
     }
 }

@@ -7,10 +7,9 @@ mod handle;
 mod ledger;
 mod results;
 
-pub use artifacts::{
-    ARTIFACTS_DISABLED, ArtifactInfo, ArtifactStore, DEFAULT_ARTIFACT_FILENAME, MAX_FILENAME_BYTES,
-    is_valid_filename,
-};
+#[cfg(feature = "mcp")]
+pub(crate) use artifacts::ARTIFACTS_DISABLED;
+pub use artifacts::{ArtifactInfo, ArtifactStore};
 pub use clock::{Clock, ManualClock, MonotonicClock};
-pub use handle::HANDLE_TOKEN_LEN;
-pub use results::{RESULTS_DISABLED, ResultInfo, ResultStore, non_json_message};
+pub(crate) use results::{RESULTS_DISABLED, non_json_message};
+pub use results::{ResultInfo, ResultStore};

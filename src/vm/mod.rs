@@ -25,7 +25,8 @@ pub(crate) use limits::{memory_message, stop_watchdog, timeout_message};
 pub use memory::CountingAllocator;
 pub(crate) use memory::{adopt_foreign_allocation, system_alloc_failed};
 pub(crate) use snippet::Bindings;
-pub use snippet::{SESSION_DISPLAY_NAME, SNIPPET_DISPLAY_NAME, SNIPPET_FILENAME};
+#[cfg(feature = "cli")]
+pub use snippet::{SESSION_DISPLAY_NAME, SNIPPET_DISPLAY_NAME};
 pub(crate) use test_hooks::{enable as enable_test_hooks, enable_panic_probe, panic_probe_enabled};
 
 use crate::execution::ExecutionResult;

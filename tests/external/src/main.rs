@@ -1,4 +1,4 @@
-use toolplane::{Capability, HostError, Isolation, Toolplane};
+use toolplane::{Capability, HostError, Isolation, Limits, Toolplane};
 
 #[derive(serde::Deserialize, toolplane::schemars::JsonSchema)]
 #[schemars(crate = "toolplane::schemars")] // the derive names its crate: toolplane re-exports it
@@ -9,7 +9,7 @@ fn main() {
     for isolation in [Isolation::Process, Isolation::InProcess] { // Process: the default on Linux
         let runtime = Toolplane::builder()
             .isolation(isolation)
-            .timeout(std::time::Duration::from_secs(10))
+            .limits(Limits::default().with_timeout(std::time::Duration::from_secs(10)))
             .tool(Capability::typed("orders/get", |a: GetOrder| match a.id {
                 0 => Err(HostError::lookup("no order 0")), // → LookupError in the snippet
                 id => Ok(serde_json::json!({"id": id, "total": id * 10})),
