@@ -57,7 +57,7 @@ fn a_servers_tools_are_capabilities_with_their_values() {
             runtime.mcp_servers(),
             [toolplane::mcp_client::ServerStatus::Connected {
                 name: "fx".into(),
-                tools: 9
+                tools: 10
             }]
             .as_slice(),
             "{isolation:?}"
@@ -103,6 +103,105 @@ fn a_servers_tools_are_capabilities_with_their_values() {
     }
 }
 
+/// Issue 33: over stdio, `serve mcp` sends the library's events to the client as MCP log messages at
+/// the level it set, beside a run's stderr: here a downstream server's stderr line, logger `mcp:fx`.
+#[test]
+fn serve_mcp_sends_a_downstream_servers_stderr_to_its_stdio_client_as_log_messages() {
+    use std::io::{BufRead, BufReader, Write};
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::write(dir.path().join("toolplane.toml"), fixture_server("")).unwrap();
+    let mut server = Command::new(env!("CARGO_BIN_EXE_toolplane"))
+        .args(["serve", "mcp", "--config", "toolplane.toml"])
+        .current_dir(dir.path())
+        .stdin(std::process::Stdio::piped())
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::null())
+        .spawn()
+        .unwrap();
+    let mut stdin = server.stdin.take().unwrap();
+    let (lines, received) = std::sync::mpsc::channel();
+    let stdout = BufReader::new(server.stdout.take().unwrap());
+    std::thread::spawn(move || {
+        for line in stdout.lines().map_while(Result::ok) {
+            let _ = lines.send(line);
+        }
+    });
+    let deadline = std::time::Instant::now() + std::time::Duration::from_secs(60);
+    let logs: std::cell::RefCell<Vec<Value>> = Default::default();
+    // Sends a request and returns its reply; log messages met on the way are kept.
+    let mut request = |id: u64, method: &str, params: Value| -> Value {
+        let message = json!({"jsonrpc": "2.0", "id": id, "method": method, "params": params});
+        writeln!(stdin, "{message}").unwrap();
+        loop {
+            let left = deadline.saturating_duration_since(std::time::Instant::now());
+            let line = received
+                .recv_timeout(left)
+                .unwrap_or_else(|_| panic!("no reply to {message}; logs {:?}", logs.borrow()));
+            let reply: Value = serde_json::from_str(&line).unwrap();
+            if reply["method"] == "notifications/message" {
+                logs.borrow_mut().push(reply);
+            } else if reply["id"] == id {
+                assert!(reply.get("error").is_none(), "{reply}");
+                return reply;
+            }
+        }
+    };
+    request(
+        1,
+        "initialize",
+        json!({"protocolVersion": "2025-06-18", "capabilities": {},
+               "clientInfo": {"name": "raw", "version": "1"}}),
+    );
+    // The servers connect once the MCP server answers: wait for fx's tools.
+    let mut id = 2;
+    while !request(
+        id,
+        "tools/call",
+        json!({"name": "search_capabilities", "arguments": {"query": "grumble"}}),
+    )
+    .to_string()
+    .contains("fx_grumble")
+    {
+        id += 1;
+        std::thread::sleep(std::time::Duration::from_millis(100));
+    }
+    request(id + 1, "logging/setLevel", json!({"level": "info"}));
+    let code = "return await fx_grumble(text='psst \\x1b[31m')";
+    let reply = request(
+        id + 2,
+        "tools/call",
+        json!({"name": "execute_code", "arguments": {"code": code}}),
+    );
+    assert_eq!(
+        reply["result"]["structuredContent"]["value"], "said",
+        "{reply}"
+    );
+    // The server's stderr line arrives on its own, after or before the reply.
+    while !logs
+        .borrow()
+        .iter()
+        .any(|l| l["params"]["logger"] == "mcp:fx")
+    {
+        request(id + 3, "ping", json!({}));
+        id += 1;
+        std::thread::sleep(std::time::Duration::from_millis(50));
+    }
+    drop(stdin);
+    let _ = server.wait();
+    let logs = logs.into_inner();
+    let from_fx: Vec<(&Value, &Value)> = logs
+        .iter()
+        .filter(|l| l["params"]["logger"] == "mcp:fx")
+        .map(|l| (&l["params"]["level"], &l["params"]["data"]))
+        .collect();
+    // Control characters stay escaped, as on the terminal.
+    assert_eq!(
+        from_fx,
+        [(&json!("info"), &json!("psst \\u{1b}[31m"))],
+        "{logs:?}"
+    );
+}
+
 #[test]
 fn discovery_shows_the_servers_tools() {
     let runtime = Toolplane::new(config_with(&fixture_server(""))).unwrap();
@@ -114,7 +213,7 @@ fn discovery_shows_the_servers_tools() {
         toolplane::discovery::call_shape(&hits[0]),
         "await fx_echo(message=<string>, times=<integer>?)"
     );
-    assert_eq!(registry.search_tagged("", &["fx".into()], None).len(), 9);
+    assert_eq!(registry.search_tagged("", &["fx".into()], None).len(), 10);
 }
 
 #[test]

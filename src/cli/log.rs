@@ -2,16 +2,20 @@
 //! always printed (`toolplane: …`, and `[mcp NAME] …` for a stdio server's stderr), or one JSON object
 //! per event with `TOOLPLANE_LOG_FORMAT=json`. Filtered by `TOOLPLANE_LOG`, else `RUST_LOG` (both in
 //! `tracing-subscriber`'s `EnvFilter` syntax, e.g. `toolplane=debug`); by default toolplane's own events
-//! at INFO and above, nothing of its dependencies'.
+//! at INFO and above, nothing of its dependencies'. Under `serve mcp` over stdio the same events also
+//! go to the client as MCP log messages ([`crate::mcp::forward_event`]).
 
 use std::fmt;
 
 use tracing::field::{Field, Visit};
 use tracing::{Event, Subscriber};
 use tracing_subscriber::EnvFilter;
+use tracing_subscriber::Layer;
 use tracing_subscriber::fmt::format::Writer;
 use tracing_subscriber::fmt::{FmtContext, FormatEvent, FormatFields};
+use tracing_subscriber::layer::{Context, SubscriberExt as _};
 use tracing_subscriber::registry::LookupSpan;
+use tracing_subscriber::util::SubscriberInitExt as _;
 
 use crate::mcp_client::SERVER_STDERR_TARGET;
 
@@ -39,15 +43,35 @@ pub(super) fn install_subscriber() {
             }
         })
         .unwrap_or_else(|| EnvFilter::new(DEFAULT_FILTER));
-    let builder = tracing_subscriber::fmt()
-        .with_env_filter(filter)
-        .with_writer(std::io::stderr);
-    // A process that already has a subscriber keeps it.
-    let _ = if std::env::var(LOG_FORMAT_ENV).is_ok_and(|format| format == "json") {
-        builder.json().try_init()
+    let lines = tracing_subscriber::fmt::layer().with_writer(std::io::stderr);
+    let lines = if std::env::var(LOG_FORMAT_ENV).is_ok_and(|format| format == "json") {
+        lines.json().boxed()
     } else {
-        builder.event_format(HumanLines).try_init()
+        lines.event_format(HumanLines).boxed()
     };
+    // A process that already has a subscriber keeps it.
+    let _ = tracing_subscriber::registry()
+        .with(filter)
+        .with(lines)
+        .with(ToMcpClient)
+        .try_init();
+}
+
+/// toolplane's own events, to the MCP client served over stdio (if any).
+struct ToMcpClient;
+
+impl<S: Subscriber> Layer<S> for ToMcpClient {
+    fn on_event(&self, event: &Event<'_>, _context: Context<'_, S>) {
+        let metadata = event.metadata();
+        // Never the dependencies' events: sending a message logs in rmcp, which must not loop.
+        if !metadata.target().starts_with("toolplane") {
+            return;
+        }
+        let mut fields = Fields::default();
+        event.record(&mut fields);
+        let server = (metadata.target() == SERVER_STDERR_TARGET).then_some(fields.server.as_str());
+        crate::mcp::forward_event(metadata.level(), server, &fields.message);
+    }
 }
 
 /// An event as one line: `[mcp NAME] …` for a server's stderr, `toolplane: …` for the rest.

@@ -1,10 +1,16 @@
-//! MCP logging: a run's stderr and the server's warnings as `notifications/message`, at the level
-//! each client set with `logging/setLevel`.
+//! MCP logging: a run's stderr, the server's warnings, and (over stdio) the library's `tracing` events
+//! as `notifications/message`, at the level each client set with `logging/setLevel`.
+//!
+//! The library's events reach a client only over stdio, where the process has one client: on HTTP they
+//! would tell every client about the others' runs (a downstream server's stderr during one client's
+//! call, say). The CLI's subscriber hands them to [`forward_event`].
 //!
 //! rmcp marks logging deprecated (SEP-2577 drops it from a later spec); the 2025-11-25 spec that
 //! clients speak today has it, and clients such as the Inspector show it.
 #![allow(deprecated)]
 
+use std::sync::Arc;
+use std::sync::Mutex;
 use std::sync::atomic::{AtomicU8, Ordering};
 
 use rmcp::model::{LoggingLevel, LoggingMessageNotificationParam};
@@ -50,8 +56,12 @@ impl ClientLog {
         self.threshold.store(severity(level), Ordering::Relaxed);
     }
 
+    fn wants(&self, level: LoggingLevel) -> bool {
+        severity(level) >= self.threshold.load(Ordering::Relaxed)
+    }
+
     async fn send(&self, peer: &Peer<RoleServer>, level: LoggingLevel, logger: &str, data: Value) {
-        if severity(level) < self.threshold.load(Ordering::Relaxed) {
+        if !self.wants(level) {
             return;
         }
         let message = LoggingMessageNotificationParam::new(level, data).with_logger(logger);
@@ -83,4 +93,70 @@ impl ClientLog {
                 .await;
         }
     }
+}
+
+/// Library events waiting to be sent, at most this many: a chatty downstream server must not grow the
+/// host while the client reads slowly (later lines are dropped; they are on stderr too).
+const FORWARD_QUEUE: usize = 1024;
+
+/// Where the library's events go while a stdio client is served.
+// Read by `forward_event`, which only the CLI's subscriber calls.
+#[cfg_attr(not(feature = "cli"), allow(dead_code))]
+struct Forward {
+    log: Arc<ClientLog>,
+    queue: tokio::sync::mpsc::Sender<(LoggingLevel, String, Value)>,
+}
+
+static FORWARD: Mutex<Option<Forward>> = Mutex::new(None);
+
+fn forward_slot() -> std::sync::MutexGuard<'static, Option<Forward>> {
+    FORWARD.lock().unwrap_or_else(|e| e.into_inner())
+}
+
+/// Forwarding to one stdio client, for as long as this lives; then the events stop.
+pub(super) struct Forwarding {
+    sender: tokio::task::JoinHandle<()>,
+}
+
+impl Drop for Forwarding {
+    fn drop(&mut self) {
+        forward_slot().take();
+        self.sender.abort();
+    }
+}
+
+/// Starts sending the library's events to `peer` (at `log`'s level), in order, from a task of the
+/// current tokio runtime.
+pub(super) fn forward_to(peer: Peer<RoleServer>, log: Arc<ClientLog>) -> Forwarding {
+    let (queue, mut events) =
+        tokio::sync::mpsc::channel::<(LoggingLevel, String, Value)>(FORWARD_QUEUE);
+    let sender_log = log.clone();
+    let sender = tokio::spawn(async move {
+        while let Some((level, logger, data)) = events.recv().await {
+            sender_log.send(&peer, level, &logger, data).await;
+        }
+    });
+    *forward_slot() = Some(Forward { log, queue });
+    Forwarding { sender }
+}
+
+/// A library event for the stdio client, if one is served and its level asks for it: `server` is the
+/// downstream server whose stderr the line is (logger `mcp:NAME`), else the logger is `toolplane`.
+/// Never blocks: called from a `tracing` layer on whatever thread logged.
+#[cfg_attr(not(feature = "cli"), allow(dead_code))]
+pub(crate) fn forward_event(level: &tracing::Level, server: Option<&str>, message: &str) {
+    let level = match *level {
+        tracing::Level::ERROR => LoggingLevel::Error,
+        tracing::Level::WARN => LoggingLevel::Warning,
+        tracing::Level::INFO => LoggingLevel::Info,
+        _ => LoggingLevel::Debug,
+    };
+    let slot = forward_slot();
+    let Some(forward) = slot.as_ref().filter(|f| f.log.wants(level)) else {
+        return;
+    };
+    let logger = server.map_or_else(|| SERVER_LOGGER.to_string(), |name| format!("mcp:{name}"));
+    let _ = forward
+        .queue
+        .try_send((level, logger, Value::String(message.to_string())));
 }

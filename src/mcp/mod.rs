@@ -48,6 +48,8 @@ use crate::runtime::{Session, Toolplane};
 
 pub use http::{DEFAULT_HTTP_PORT, MCP_PATH};
 
+#[cfg(feature = "cli")]
+pub(crate) use logging::forward_event;
 use text::Live;
 
 /// URI of the namespace manifest.
@@ -353,6 +355,7 @@ impl McpServer {
             .serve((stdin, null_id::NullIdWriter::new(stdout)))
             .await
             .map_err(|e| std::io::Error::other(format!("MCP initialisation failed: {e}")))?;
+        let _forwarding = logging::forward_to(running.peer().clone(), self.log.clone());
         let outcome = tokio::select! {
             quit = running.waiting() => quit.map(|_| ()).map_err(std::io::Error::other),
             signal = shutdown_signal() => signal,
