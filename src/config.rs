@@ -86,7 +86,7 @@ pub struct AuditConfig {
     /// Off unless set.
     pub enabled: bool,
     /// The file events are appended to (`~` is the home directory); default
-    /// [`crate::audit::DEFAULT_AUDIT_PATH`], as the original's.
+    /// `~/.toolplane/audit.jsonl`, as the original's.
     pub path: Option<String>,
 }
 

@@ -4,7 +4,7 @@
 use std::path::Path;
 
 /// Everything fallible in toolplane's API returns this (a snippet's failure is an
-/// [`ExecutionResult`], not an error): the variant says what failed, and its source, where there is
+/// [`ExecutionResult`](crate::ExecutionResult), not an error): the variant says what failed, and its source, where there is
 /// one, says why in detail.
 ///
 /// ```
@@ -31,7 +31,7 @@ pub enum Error {
     #[error("{0}")]
     NoWorker(String),
     /// The sandbox could not start (the zygote or its first worker, with process isolation): from
-    /// [`Toolplane::prestart`]. A run started now would fail with the same text.
+    /// [`Toolplane::prestart`](crate::Toolplane::prestart). A run started now would fail with the same text.
     #[error("the sandbox could not start: {0}")]
     SandboxStart(String),
     /// A store refused: an unknown or expired handle, or a store that is disabled. The source is
@@ -95,7 +95,7 @@ impl ConfigError {
         self.key.as_deref()
     }
 
-    /// The config file, when the error came from [`Config::load`].
+    /// The config file, when the error came from [`Config::load`](crate::Config::load).
     pub fn path(&self) -> Option<&Path> {
         self.path.as_deref()
     }

@@ -16,7 +16,7 @@
 //!
 //! ## The model
 //!
-//! - A [`Toolplane`] runtime owns a result store, an artifact store and a [`Bridge`] to a [`Registry`]
+//! - A [`Toolplane`] runtime owns a result store, an artifact store and a bridge to a [`Registry`]
 //!   of host capabilities (which several runtimes may share; stores are never shared). Build one with
 //!   [`Toolplane::new`], [`Toolplane::from_config_file`] or [`Toolplane::builder`].
 //! - [`Toolplane::execute`] runs a snippet in a fresh VM and returns an [`ExecutionResult`]: the value of

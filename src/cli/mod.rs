@@ -108,7 +108,7 @@ struct ServeMcpArgs {
     #[arg(long, value_parser = ["process", "in-process"])]
     isolation: Option<String>,
     /// A browser origin HTTP accepts besides loopback ones, as the browser sends it (e.g.
-    /// https://app.example.com; "*" for any); repeatable. Requests from other origins get 403.
+    /// `https://app.example.com`; "*" for any); repeatable. Requests from other origins get 403.
     #[arg(long = "allow-origin", value_name = "ORIGIN")]
     allow_origins: Vec<String>,
     /// Serve HTTP clients with in-process isolation: their snippets then run in this process's own
