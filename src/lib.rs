@@ -31,9 +31,13 @@
 //!   `RuntimeError` there and never reaches the host.
 //! - Where snippets run is [`Isolation`]: in worker processes forked from a pre-warmed zygote (the
 //!   default on Linux: hard memory and time limits, crashes contained, each child jailed by seccomp),
-//!   or in process (a sandbox thread; an explicit choice, see `docs/sandbox.md`). Limits (`[limits]` in [`Config`]) end a run with a Python exception and leave
+//!   or in process (a sandbox thread; an explicit choice, see `docs/sandbox.md`). [`Limits`] (the
+//!   config's `[limits]`, or [`ToolplaneBuilder::limits`]) end a run with a Python exception and leave
 //!   the host and its stores intact.
-//! - [`mcp::McpServer`] serves a runtime to agents over MCP.
+//! - Everything fallible returns [`Error`]; [`Config`] and its sections are `#[non_exhaustive]` structs
+//!   built from a file, a string or `default()`, then changed field by field.
+//! - [`mcp::McpServer`] serves a runtime to agents over MCP; [`discovery`] renders capabilities as it shows
+//!   them to a model.
 //!
 //! ```
 //! use toolplane::{Capability, HostError, Toolplane};
