@@ -430,15 +430,28 @@ impl From<Config> for ConfigFile {
     }
 }
 
-/// `[cli]`: host binaries. Toolplane (Rust) runs none, so only `mode = "disabled"` is accepted.
+/// `[cli]`: which command-line tools on the host's `PATH` snippets may run, through the bridge
+/// (`await git("log", oneline=True)`; docs/cli-tools.md). The host runs them: the sandbox has no process
+/// primitive of its own.
+///
+/// ```
+/// let cfg = toolplane::Config::from_toml_str("[cli]\nmode = \"allowlist\"\nallow = [\"git\", \"rg\"]\n").unwrap();
+/// assert_eq!(cfg.cli.allow, ["git", "rg"]);
+/// let err = toolplane::Config::from_toml_str("[cli]\nmode = \"allowlist\"\n").unwrap_err();
+/// assert_eq!(err.to_string(), "cli.allow is required when cli.mode = 'allowlist'");
+/// ```
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(default, deny_unknown_fields)]
 #[non_exhaustive]
 pub struct CliConfig {
-    /// Must be `"disabled"`.
+    /// `"disabled"` (no command runs), `"allowlist"` (the binaries in `allow`), or `"ambient"` (any
+    /// binary on `PATH`; `serve mcp` refuses it without `--unsafe`).
     pub mode: String,
-    /// Must be empty.
+    /// The binaries `"allowlist"` allows: names found on `PATH`, without `/` or shell syntax. Required
+    /// in that mode, refused in the others.
     pub allow: Vec<String>,
+    /// The directory commands run in (default: the host process's own).
+    pub cwd: Option<PathBuf>,
 }
 
 impl Default for CliConfig {
@@ -446,8 +459,72 @@ impl Default for CliConfig {
         Self {
             mode: "disabled".into(),
             allow: Vec::new(),
+            cwd: None,
         }
     }
+}
+
+impl CliConfig {
+    fn validate(&self) -> Result<(), ConfigError> {
+        if !matches!(self.mode.as_str(), "disabled" | "allowlist" | "ambient") {
+            return Err(ConfigError::new(format!(
+                "cli.mode: unknown mode '{}' (valid: disabled, allowlist, ambient)",
+                self.mode
+            ))
+            .at("cli.mode"));
+        }
+        let mut seen = std::collections::BTreeSet::new();
+        let mut duplicates = std::collections::BTreeSet::new();
+        for binary in &self.allow {
+            if binary.trim().is_empty() {
+                return Err(
+                    ConfigError::new("cli.allow entries must be non-empty strings").at("cli.allow"),
+                );
+            }
+            if !is_plain_name(binary) {
+                return Err(ConfigError::new(format!(
+                    "cli.allow: '{binary}' is not the name of a binary on PATH (no '/', spaces or shell syntax)"
+                ))
+                .at("cli.allow"));
+            }
+            if !seen.insert(binary.as_str()) {
+                duplicates.insert(binary.as_str());
+            }
+        }
+        if !duplicates.is_empty() {
+            let joined: Vec<&str> = duplicates.into_iter().collect();
+            return Err(ConfigError::new(format!(
+                "cli.allow contains duplicate entries: {}",
+                joined.join(", ")
+            ))
+            .at("cli.allow"));
+        }
+        if self.mode == "allowlist" && self.allow.is_empty() {
+            return Err(
+                ConfigError::new("cli.allow is required when cli.mode = 'allowlist'")
+                    .at("cli.allow"),
+            );
+        }
+        if self.mode != "allowlist" && !self.allow.is_empty() {
+            return Err(
+                ConfigError::new("cli.allow is only valid when cli.mode = 'allowlist'")
+                    .at("cli.allow"),
+            );
+        }
+        Ok(())
+    }
+}
+
+/// Whether `name` can only name a file in a directory of `PATH`: letters, digits, `.`, `_`, `+`, `-`,
+/// not starting with `.` or `-`. No `/`, no whitespace, no shell syntax (no shell ever sees it anyway).
+pub(crate) fn is_plain_name(name: &str) -> bool {
+    let bytes = name.as_bytes();
+    !bytes.is_empty()
+        && bytes.len() <= 255
+        && (bytes[0].is_ascii_alphanumeric() || bytes[0] == b'_')
+        && bytes
+            .iter()
+            .all(|b| b.is_ascii_alphanumeric() || matches!(b, b'.' | b'_' | b'+' | b'-'))
 }
 
 /// The largest `[limits] max_pending_calls`: each pending call holds host memory outside the run's
@@ -575,7 +652,7 @@ const KNOWN_KEYS: &[(&str, &[&str])] = &[
         ],
     ),
     ("session", &["enabled", "max_memory_mb"]),
-    ("cli", &["mode", "allow"]),
+    ("cli", &["mode", "allow", "cwd"]),
     ("mcp", &["servers", "discovery_timeout_seconds"]),
     ("audit", &["enabled", "path"]),
     ("hybrid", &["enabled", "include"]),
@@ -689,29 +766,7 @@ impl Config {
                 .at("toolplane.default_backend"));
             }
         }
-        match self.cli.mode.as_str() {
-            "disabled" => {
-                if !self.cli.allow.is_empty() {
-                    return Err(ConfigError::new(
-                        "cli.allow must be empty when cli.mode is 'disabled'",
-                    )
-                    .at("cli.allow"));
-                }
-            }
-            "allowlist" | "ambient" => {
-                return Err(ConfigError::new(format!(
-                    "cli.mode = '{}' is not supported: toolplane (Rust) does not run host binaries; use 'disabled'",
-                    self.cli.mode
-                ))
-                .at("cli.mode"));
-            }
-            other => {
-                return Err(ConfigError::new(format!(
-                    "cli.mode: unknown mode '{other}' (valid: disabled, allowlist, ambient)"
-                ))
-                .at("cli.mode"));
-            }
-        }
+        self.cli.validate()?;
         let positive = [
             ("results.max_entries", self.results.max_entries),
             ("results.max_total_bytes", self.results.max_total_bytes),
@@ -984,7 +1039,7 @@ enabled = true
 max_memory_mb = 512
 
 [cli]
-mode = "disabled"                # toolplane (Rust) runs no host binaries
+mode = "disabled"                # "allowlist" (with allow = ["git", ...]) or "ambient": host binaries snippets may run
 
 [limits]                         # what ends a run (with a Python exception; the host carries on)
 timeout_seconds = 30
@@ -1139,13 +1194,57 @@ mod tests {
                 "[toolplane]\ndefault_backend = \"pyodide-deno\"\n",
                 "pyodide-deno",
             ),
-            (
-                "[cli]\nmode = \"allowlist\"\nallow = [\"git\"]\n",
-                "allowlist",
-            ),
         ] {
             let e = Config::from_toml_str(text).unwrap_err();
             assert!(e.to_string().contains(needle), "{text}: {e}");
+        }
+    }
+
+    /// Issue 34: the original's `[cli]` rules and texts, and no binary name with a path or shell syntax.
+    #[test]
+    fn cli_policy_is_checked_as_the_original_checks_it() {
+        for (text, says) in [
+            (
+                "[cli]\nmode = \"allowlist\"\n",
+                "cli.allow is required when cli.mode = 'allowlist'",
+            ),
+            (
+                "[cli]\nallow = [\"git\"]\n",
+                "cli.allow is only valid when cli.mode = 'allowlist'",
+            ),
+            (
+                "[cli]\nmode = \"ambient\"\nallow = [\"git\"]\n",
+                "cli.allow is only valid when cli.mode = 'allowlist'",
+            ),
+            (
+                "[cli]\nmode = \"allowlist\"\nallow = [\" \"]\n",
+                "cli.allow entries must be non-empty strings",
+            ),
+            (
+                "[cli]\nmode = \"allowlist\"\nallow = [\"rg\", \"git\", \"rg\"]\n",
+                "cli.allow contains duplicate entries: rg",
+            ),
+            (
+                "[cli]\nmode = \"allowlist\"\nallow = [\"/bin/sh\"]\n",
+                "cli.allow: '/bin/sh' is not the name of a binary on PATH",
+            ),
+            (
+                "[cli]\nmode = \"allowlist\"\nallow = [\"git;sh\"]\n",
+                "cli.allow: 'git;sh' is not the name",
+            ),
+            (
+                "[cli]\nmode = \"sometimes\"\n",
+                "cli.mode: unknown mode 'sometimes'",
+            ),
+        ] {
+            let e = Config::from_toml_str(text).unwrap_err();
+            assert!(e.to_string().starts_with(says), "{text}: {e}");
+        }
+        for text in [
+            "[cli]\nmode = \"allowlist\"\nallow = [\"git\", \"rg\", \"python3.11\", \"g++\"]\n",
+            "[cli]\nmode = \"ambient\"\ncwd = \"/tmp\"\n",
+        ] {
+            Config::from_toml_str(text).unwrap();
         }
     }
 

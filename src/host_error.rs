@@ -21,6 +21,8 @@ pub enum BuiltinBase {
     MemoryError,
     /// `RuntimeError`: anything else, including a host tool that panicked.
     RuntimeError,
+    /// `FileNotFoundError`: a command-line tool that is not on `PATH` (`[cli]`).
+    FileNotFoundError,
 }
 
 impl BuiltinBase {
@@ -38,6 +40,7 @@ impl BuiltinBase {
             Self::TimeoutError => "TimeoutError",
             Self::MemoryError => "MemoryError",
             Self::RuntimeError => "RuntimeError",
+            Self::FileNotFoundError => "FileNotFoundError",
         }
     }
 }

@@ -72,6 +72,7 @@ mod audit;
 mod cancel;
 mod canonical;
 mod capabilities;
+mod commands;
 // The `toolplane` binary's entry point: public only because the binary is another crate.
 #[cfg(feature = "cli")]
 #[doc(hidden)]

@@ -27,6 +27,8 @@ pub const RESULTS_SAVE: &str = "toolplane:results/save";
 pub const RESULTS_LOAD: &str = "toolplane:results/load";
 /// See [`RESULTS_SAVE`].
 pub const ARTIFACTS_SAVE: &str = "toolplane:artifacts/save";
+/// The command-line tools capability (`[cli]`): what `await git(...)` and `cli_run(...)` call.
+pub const CLI_RUN: &str = "toolplane:cli/run";
 /// See [`RESULTS_SAVE`].
 pub const ARTIFACTS_LOAD: &str = "toolplane:artifacts/load";
 

@@ -86,6 +86,8 @@ pub struct Toolplane {
     bridge: Bridge,
     workers: Workers,
     engine: Arc<Engine>,
+    /// The `[cli]` commands running now, killed with the runtime.
+    commands: crate::commands::LiveGroups,
     #[cfg(feature = "mcp")]
     mcp_servers: Vec<crate::mcp_client::ServerStatus>,
 }
@@ -121,12 +123,15 @@ impl Toolplane {
             config.limits.max_recursion_depth,
             false,
         );
+        let commands = crate::commands::LiveGroups::default();
         Ok(Self {
             bridge: Bridge::new(results, artifacts, registry)
-                .with_audit(crate::audit::AuditLog::from_config(&config.audit).map(Arc::new)),
+                .with_audit(crate::audit::AuditLog::from_config(&config.audit).map(Arc::new))
+                .with_cli(crate::commands::capability(&config, &commands)),
             config,
             workers,
             engine: Arc::new(engine),
+            commands,
             #[cfg(feature = "mcp")]
             mcp_servers,
         })
@@ -208,6 +213,15 @@ impl Toolplane {
     pub fn shutdown(&self) {
         self.artifacts().close();
         self.workers.stop_workers();
+        self.commands.kill_all();
+    }
+
+    /// Kills the `[cli]` commands still running (with what they started): a run that ended at its
+    /// limit has its calls aborted in the background, and a process about to exit must not leave
+    /// them behind. Dropping the runtime does the same.
+    #[cfg(feature = "cli")]
+    pub(crate) fn end_commands(&self) {
+        self.commands.kill_all();
     }
 
     /// The canonical JSON text saved under `handle` (what the MCP resource serves). Errors:
@@ -480,25 +494,44 @@ impl ToolplaneBuilder {
     }
 }
 
-fn bindings(bridge: &Bridge, inputs: &Map<String, Value>) -> Result<Bindings, Error> {
+fn bindings(
+    bridge: &Bridge,
+    config: &Config,
+    inputs: &Map<String, Value>,
+) -> Result<Bindings, Error> {
     let capabilities = bridge.registry().bindable();
+    // `[cli]`'s names: `cli`, `cli_run` and the allowed binaries no capability alias takes.
+    let cli = crate::commands::bound_names(config, |name| {
+        capabilities.iter().any(|(alias, ..)| alias == name)
+    });
+    let cli_taken = |name: &str| {
+        cli.as_ref().is_some_and(|names| {
+            crate::commands::ROOT_NAMES.contains(&name) || names.iter().any(|n| n == name)
+        })
+    };
     let mut collisions: Vec<&str> = inputs
         .keys()
         .map(String::as_str)
         .filter(|name| {
-            RESERVED_NAMES.contains(name) || capabilities.iter().any(|(alias, ..)| alias == name)
+            RESERVED_NAMES.contains(name)
+                || capabilities.iter().any(|(alias, ..)| alias == name)
+                || cli_taken(name)
         })
         .collect();
     if !collisions.is_empty() {
         collisions.sort_unstable();
         return Err(Error::NamespaceCollision(collisions.join(", ")));
     }
-    // An alias never takes call_tool or reset_session.
+    // An alias never takes call_tool or reset_session, nor `cli` and `cli_run` when they are bound.
     let capabilities = capabilities
         .into_iter()
-        .filter(|(alias, ..)| !RESERVED_NAMES.contains(&alias.as_str()))
+        .filter(|(alias, ..)| {
+            let alias = alias.as_str();
+            let cli_root = cli.is_some() && crate::commands::ROOT_NAMES.contains(&alias);
+            !(RESERVED_NAMES.contains(&alias) || cli_root)
+        })
         .collect();
-    Ok(Bindings { capabilities })
+    Ok(Bindings { capabilities, cli })
 }
 
 /// Connects the config's `[mcp.servers.*]` and registers their tools (each server bounded by
@@ -586,7 +619,7 @@ fn execute_on(
     cancel: &CancelToken,
 ) -> Result<ExecutionResult, Error> {
     let inputs = inputs.unwrap_or_default();
-    let bindings = bindings(bridge, &inputs)?;
+    let bindings = bindings(bridge, config, &inputs)?;
     if cancel.is_cancelled() {
         return Ok(ExecutionResult::failed(
             crate::cancel::CANCELLED_ERROR,
@@ -660,5 +693,6 @@ impl Drop for Toolplane {
     fn drop(&mut self) {
         // The artifact directory is the privacy boundary's disk side: remove it with the runtime.
         self.artifacts().close();
+        self.commands.kill_all();
     }
 }

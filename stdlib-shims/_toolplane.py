@@ -117,6 +117,131 @@ def make_capability(canonical, alias, shape=""):
     return capability
 
 
+CLI_RUN = "toolplane:cli/run"
+CLI_SHAPE_GUIDANCE = (
+    "CLI call shape: subcommand as the first positional argument, flags as "
+    "keyword arguments \u2014 e.g. await git('log', oneline=True, max_count=3) "
+    "or await cli_run('git', 'log', {'oneline': True, 'max_count': 3}). "
+    "Flags that must precede the subcommand (git -C, kubectl --context) go "
+    "in _global: await git('log', _global={'C': '/path/to/repo'})"
+)
+
+
+class _CliFollowUp:
+    """`await git('log').text()`: the call's result, reshaped once it is awaited."""
+
+    __slots__ = ("_call", "_shape")
+
+    def __init__(self, call, shape):
+        self._call, self._shape = call, shape
+
+    def __await__(self):
+        result = yield from self._call.__await__()
+        return self._shape(result)
+
+
+def _cli_text(result):
+    return str(result.get("stdout", "")).strip()
+
+
+def _cli_lines(result):
+    text = _cli_text(result)
+    return text.splitlines() if text else []
+
+
+class CliCall(ToolCall):
+    """A command in flight: await it for {stdout, stderr, exit_code, ok}, or await `.text()`,
+    `.lines()` or `.json()` of it."""
+
+    __slots__ = ()
+
+    def text(self):
+        return _CliFollowUp(self, _cli_text)
+
+    def lines(self):
+        return _CliFollowUp(self, _cli_lines)
+
+    def json(self, **kwargs):
+        def parse(result):
+            import json
+            return json.loads(str(result.get("stdout", "")), **kwargs)
+        return _CliFollowUp(self, parse)
+
+
+def _cli_call(binary, subcommand, options):
+    if not isinstance(binary, str):
+        return _failed("cli_run", TypeError(f"CLI binary must be a str, got {type(binary).__name__!r}. {CLI_SHAPE_GUIDANCE}"))
+    return CliCall(binary, _host.submit(CLI_RUN, {"binary": binary, "subcommand": subcommand, "options": options}))
+
+
+class CliBinary:
+    """`git`: `await git('log', oneline=True)`, or `await git.log(oneline=True)`."""
+
+    __slots__ = ("_binary",)
+
+    def __init__(self, binary):
+        self._binary = binary
+
+    def __call__(self, subcommand=None, /, *args, **options):
+        if args:
+            return _failed(
+                self._binary,
+                TypeError(
+                    f"{self._binary}() takes at most one positional argument (the subcommand); "
+                    f"flags are keyword arguments. {CLI_SHAPE_GUIDANCE}"
+                ),
+            )
+        return _cli_call(self._binary, subcommand, options)
+
+    def __getattr__(self, subcommand):
+        if subcommand.startswith("_"):
+            raise AttributeError(subcommand)
+        binary = self._binary
+
+        def dispatch(**options):
+            return _cli_call(binary, subcommand, options)
+
+        dispatch.__name__ = subcommand
+        return dispatch
+
+    def __repr__(self):
+        return f"<command-line tool {self._binary}>"
+
+
+class CliRoot:
+    """`cli`: `cli.git('log')` or `cli('git')('log')`, for any binary the policy allows (the host checks)."""
+
+    __slots__ = ()
+
+    def __call__(self, binary):
+        return CliBinary(binary)
+
+    def __getattr__(self, binary):
+        if binary.startswith("_"):
+            raise AttributeError(binary)
+        return CliBinary(binary)
+
+
+def cli_run(binary, subcommand=None, options=None):
+    """await cli_run("git", "log", {"oneline": True}) -> {stdout, stderr, exit_code, ok}."""
+    if options is None:
+        options = {}
+    elif not isinstance(options, dict):
+        return _failed(
+            "cli_run",
+            TypeError(f"CLI options must be a dict of flags, got {type(options).__name__!r}. {CLI_SHAPE_GUIDANCE}"),
+        )
+    return _cli_call(binary, subcommand, options)
+
+
+def cli_namespace(names):
+    """The CLI names a run binds: `cli`, `cli_run`, and one per binary the host names."""
+    namespace = {"cli": CliRoot(), "cli_run": cli_run}
+    for name in names:
+        namespace[name] = CliBinary(name)
+    return namespace
+
+
 def fast_json(module):
     """Routes json.dumps / json.loads with their default arguments to the host's native converter (the
     same Python-identical canonical JSON as save_result); anything else, or any value it declines, goes

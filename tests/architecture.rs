@@ -53,6 +53,16 @@ const ALLOWED: &[(&str, &[&str])] = &[
         ],
     ),
     ("sandbox", &["vm"]),
+    (
+        "commands",
+        &[
+            "canonical",
+            "capabilities",
+            "config",
+            "host_error",
+            "namespace",
+        ],
+    ),
     ("mcp_client", &["audit", "capabilities", "config", "engine"]),
     (
         "runtime",
@@ -60,6 +70,7 @@ const ALLOWED: &[(&str, &[&str])] = &[
             "audit",
             "cancel",
             "capabilities",
+            "commands",
             "config",
             "engine",
             "error",

@@ -9,7 +9,8 @@ use serde_json::Value;
 use serde_json::value::RawValue;
 
 use super::registry::{
-    ARTIFACTS_LOAD, ARTIFACTS_SAVE, Invocation, RESULTS_LOAD, RESULTS_SAVE, Registry, spawn_tool,
+    ARTIFACTS_LOAD, ARTIFACTS_SAVE, Capability, Invocation, RESULTS_LOAD, RESULTS_SAVE, Registry,
+    invoke_capability, spawn_tool, wait_for,
 };
 use crate::audit::AuditLog;
 use crate::canonical::to_canonical_json;
@@ -31,6 +32,8 @@ pub struct Bridge {
     results: Arc<ResultStore>,
     artifacts: Arc<ArtifactStore>,
     registry: Arc<Registry>,
+    /// This runtime's `toolplane:cli/run`, when `[cli]` is on.
+    cli: Option<Arc<Capability>>,
     /// `[audit]`'s log, when on.
     audit: Option<Arc<AuditLog>>,
     /// The run this bridge serves, for the log's `dispatch` events.
@@ -96,9 +99,24 @@ impl Bridge {
             results,
             artifacts,
             registry,
+            cli: None,
             audit: None,
             run_id: None,
         }
+    }
+
+    /// This bridge with its runtime's `toolplane:cli/run` (`[cli]` on): this runtime's own, never
+    /// found in a registry other runtimes may share with other policies.
+    pub(crate) fn with_cli(mut self, cli: Option<Capability>) -> Self {
+        self.cli = cli.map(Arc::new);
+        self
+    }
+
+    /// The runtime's own `toolplane:cli/run`, when `name` is it and `[cli]` is on.
+    fn own_capability(&self, name: &str) -> Option<&Arc<Capability>> {
+        self.cli
+            .as_ref()
+            .filter(|_| name == crate::namespace::CLI_RUN)
     }
 
     /// This bridge with an audit log: every host call of a run is a `dispatch` event
@@ -158,7 +176,11 @@ impl Bridge {
             Ok(params) => params,
             Err(e) => return Submitted::Answered(Err(e)),
         };
-        match self.registry.invoke(name, params) {
+        let invocation = match self.own_capability(name) {
+            Some(own) => invoke_capability(own, name, params),
+            None => self.registry.invoke(name, params),
+        };
+        match invocation {
             Invocation::Ready(result) => Submitted::Answered(result.map(|v| to_canonical_json(&v))),
             Invocation::Spawn(future, runtime) => {
                 Submitted::Pending(spawn_tool(name, future, &runtime, move |result| {
@@ -193,7 +215,10 @@ impl Bridge {
             }
             _ => {
                 let params = parse_params(name, params)?;
-                let value = self.registry.call(name, params)?;
+                let value = match self.own_capability(name) {
+                    Some(own) => wait_for(name, invoke_capability(own, name, params))?,
+                    None => self.registry.call(name, params)?,
+                };
                 Ok(to_canonical_json(&value))
             }
         }

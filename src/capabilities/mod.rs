@@ -11,13 +11,8 @@ pub(crate) use bridge::Submitted;
 #[cfg(feature = "mcp")]
 pub(crate) use discovery::render_brief;
 pub use discovery::{Detail, call_shape, render_capabilities, schema_document};
-#[cfg(feature = "mcp")]
-pub(crate) use registry::alias_is_taken_by_python;
-#[cfg(feature = "cli")]
-pub(crate) use registry::is_identifier;
-#[cfg(feature = "mcp")]
-pub(crate) use registry::own_runtime;
 pub(crate) use registry::unknown_long_capability;
 pub use registry::{
     ARTIFACTS_SAVE, Capability, MAX_CAPABILITY_NAME_BYTES, RESULTS_SAVE, Registry, ToolFuture,
 };
+pub(crate) use registry::{alias_is_taken_by_python, is_identifier, own_runtime};

@@ -599,6 +599,38 @@ impl Registry {
         let Some(capability) = self.find(name) else {
             return Invocation::Ready(Err(unknown_capability(name)));
         };
+        invoke_capability(&capability, name, params)
+    }
+
+    /// Calls a registered capability's handler and waits for its answer (an async tool runs on its
+    /// runtime meanwhile). Discovery-only entries refuse.
+    pub fn call(&self, name: &str, params: Value) -> Result<Value, HostError> {
+        wait_for(name, self.invoke(name, params))
+    }
+}
+
+/// Waits for a call started by [`invoke_capability`].
+pub(crate) fn wait_for(name: &str, invocation: Invocation) -> Result<Value, HostError> {
+    match invocation {
+        Invocation::Ready(result) => result,
+        Invocation::Spawn(future, runtime) => {
+            let (tx, rx) = std::sync::mpsc::sync_channel(1);
+            let _ = spawn_tool(name, future, &runtime, move |result| {
+                let _ = tx.send(result);
+            });
+            rx.recv()
+                .unwrap_or_else(|_| Err(HostError::runtime(format!("{name} was dropped"))))
+        }
+    }
+}
+
+/// Starts a call of `capability` (registered as `name`): answered at once, or a future to spawn.
+pub(crate) fn invoke_capability(
+    capability: &Arc<Capability>,
+    name: &str,
+    params: Value,
+) -> Invocation {
+    {
         match &capability.handler {
             None => Invocation::Ready(Err(HostError::runtime(
                 if name.starts_with("toolplane:artifacts/") {
@@ -611,7 +643,7 @@ impl Registry {
                 let outcome =
                     std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| handler(params)));
                 Invocation::Ready(match outcome {
-                    Ok(result) => result.map_err(|e| with_call_shape(e, &capability)),
+                    Ok(result) => result.map_err(|e| with_call_shape(e, capability)),
                     Err(panic) => Err(panicked(name, panic_text(panic.as_ref()))),
                 })
             }
@@ -622,22 +654,6 @@ impl Registry {
                     Box::pin(async move { future.await.map_err(|e| with_call_shape(e, &shown)) }),
                     runtime.clone(),
                 )
-            }
-        }
-    }
-
-    /// Calls a registered capability's handler and waits for its answer (an async tool runs on its
-    /// runtime meanwhile). Discovery-only entries refuse.
-    pub fn call(&self, name: &str, params: Value) -> Result<Value, HostError> {
-        match self.invoke(name, params) {
-            Invocation::Ready(result) => result,
-            Invocation::Spawn(future, runtime) => {
-                let (tx, rx) = std::sync::mpsc::sync_channel(1);
-                let _ = spawn_tool(name, future, &runtime, move |result| {
-                    let _ = tx.send(result);
-                });
-                rx.recv()
-                    .unwrap_or_else(|_| Err(HostError::runtime(format!("{name} was dropped"))))
             }
         }
     }

@@ -115,6 +115,10 @@ struct ServeMcpArgs {
     /// memory, and one that crashes the interpreter ends the server for every client.
     #[arg(long)]
     accept_in_process_http: bool,
+    /// Serve an unsafe policy (`[cli] mode = "ambient"`: any binary on PATH), for trusted local
+    /// development only.
+    #[arg(long = "unsafe")]
+    allow_unsafe: bool,
 }
 
 #[derive(Subcommand, Debug)]
@@ -354,9 +358,12 @@ fn run(args: RunArgs) -> Result<ExitCode, UsageError> {
         };
         if written.and_then(|()| out.flush()).is_err() {
             // stdout was closed under us (e.g. piped into `head`): stop quietly.
+            runtime.end_commands();
             return Ok(ExitCode::from(EXIT_USAGE));
         }
     }
+    // The signal thread keeps the runtime alive, so its drop would not end what a run left running.
+    runtime.end_commands();
     Ok(ExitCode::from(if failed { EXIT_SNIPPET_FAILED } else { 0 }))
 }
 
@@ -464,6 +471,16 @@ fn serve_mcp(args: ServeMcpArgs) -> Result<ExitCode, UsageError> {
         "http" => Transport::Http,
         _ => Transport::Stdio,
     };
+    // The original's refusal, before anything starts.
+    let ambient = config.cli.mode == "ambient";
+    if ambient && !args.allow_unsafe {
+        return Err(UsageError(
+            "Refusing to serve Toolplane MCP facade with unsafe policy: ambient_cli. Use an explicit \
+             safe config or pass --unsafe for trusted local development."
+                .into(),
+        ));
+    }
+    let policy = policy_parts(&config, ambient && args.allow_unsafe);
     // Fail-closed before anything is built: a multi-client transport gets no stores and no session.
     let mut config = resolve_serve_config(&config, transport);
     config.toolplane.isolation = Some(cli_isolation(&config, args.isolation.as_deref())?);
@@ -526,7 +543,7 @@ fn serve_mcp(args: ServeMcpArgs) -> Result<ExitCode, UsageError> {
         }
         match transport {
             Transport::Stdio => {
-                eprintln!("{}", server.policy_line());
+                eprintln!("{} {policy}", server.policy_line());
                 server.serve_stdio().await
             }
             Transport::Http => {
@@ -540,7 +557,7 @@ fn serve_mcp(args: ServeMcpArgs) -> Result<ExitCode, UsageError> {
                     })?;
                 let local = listener.local_addr()?;
                 eprintln!(
-                    "{} listen=http://{local}{}",
+                    "{} listen=http://{local}{} {policy}",
                     server.policy_line(),
                     crate::mcp::MCP_PATH
                 );
@@ -552,6 +569,35 @@ fn serve_mcp(args: ServeMcpArgs) -> Result<ExitCode, UsageError> {
     tokio.shutdown_timeout(std::time::Duration::from_secs(1));
     served.map_err(|e| UsageError(e.to_string()))?;
     Ok(ExitCode::SUCCESS)
+}
+
+/// The original's policy fields: `cli=… allow=… mcp_servers=… unsafe=…` (and `reasons=` when unsafe).
+fn policy_parts(config: &Config, unsafe_served: bool) -> String {
+    let joined = |names: Vec<&str>| {
+        if names.is_empty() {
+            "none".to_string()
+        } else {
+            names.join(",")
+        }
+    };
+    let allow = match config.cli.mode.as_str() {
+        "ambient" => "ALL".to_string(),
+        "allowlist" => {
+            let mut allowed: Vec<&str> = config.cli.allow.iter().map(String::as_str).collect();
+            allowed.sort_unstable();
+            joined(allowed)
+        }
+        _ => "none".to_string(),
+    };
+    let servers = joined(config.mcp.servers.keys().map(String::as_str).collect());
+    let mut parts = format!(
+        "cli={} allow={allow} mcp_servers={servers} unsafe={unsafe_served}",
+        config.cli.mode
+    );
+    if unsafe_served {
+        parts.push_str(" reasons=ambient_cli");
+    }
+    parts
 }
 
 fn init(path: &Path, force: bool) -> Result<ExitCode, UsageError> {

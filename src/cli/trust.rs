@@ -78,6 +78,10 @@ pub(super) fn gate(config: &mut Config, path: &Path) {
     if config.audit.path.take().is_some() {
         ignored.push("audit.path".to_string());
     }
+    if config.cli.mode != "disabled" {
+        ignored.push(format!("[cli] (mode = {:?})", config.cli.mode));
+        config.cli = crate::config::CliConfig::default();
+    }
     let _ = writeln!(
         std::io::stderr(),
         "toolplane: {} is not trusted, so its {} {} ignored: settings that start programs, send your \
@@ -163,6 +167,14 @@ fn gated_settings(config: &Config) -> Vec<String> {
         lines.push(printable(&format!(
             "append the audit log to {audit} (audit.path)"
         )));
+    }
+    match config.cli.mode.as_str() {
+        "allowlist" => lines.push(printable(&format!(
+            "let snippets run {} ([cli] allowlist)",
+            config.cli.allow.join(", ")
+        ))),
+        "ambient" => lines.push("let snippets run any program on PATH ([cli] ambient)".to_string()),
+        _ => {}
     }
     lines
 }

@@ -198,6 +198,7 @@ pub(crate) fn host_error_to_py(vm: &VirtualMachine, err: &HostError) -> PyBaseEx
         BuiltinBase::TimeoutError => excs.timeout_error,
         BuiltinBase::MemoryError => excs.memory_error,
         BuiltinBase::RuntimeError => excs.runtime_error,
+        BuiltinBase::FileNotFoundError => excs.file_not_found_error,
     };
     vm.new_exception_msg(class.to_owned(), err.message.as_str().into())
 }

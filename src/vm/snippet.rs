@@ -198,6 +198,8 @@ fn output(
 pub(crate) struct Bindings {
     /// Flat alias, canonical name and call shape of each visible capability.
     pub capabilities: Vec<(String, String, std::sync::Arc<str>)>,
+    /// With `[cli]` on, the binaries bound by name (`cli` and `cli_run` are bound too).
+    pub cli: Option<Vec<String>>,
 }
 
 use crate::namespace::{CALL_TOOL, RESET_SESSION, STORE_SUGAR};
@@ -561,6 +563,21 @@ fn bind(
         )?;
         globals.set_item(alias.as_str(), func, vm)?;
     }
+    if let Some(binaries) = &bindings.cli {
+        let names: Vec<_> = binaries
+            .iter()
+            .map(|name| vm.ctx.new_str(name.as_str()).into())
+            .collect();
+        let namespace = prelude
+            .get_attr("cli_namespace", vm)?
+            .call((vm.ctx.new_list(names),), vm)?;
+        let namespace = namespace
+            .downcast::<rustpython_vm::builtins::PyDict>()
+            .map_err(|_| vm.new_runtime_error("bad prelude"))?;
+        for (name, value) in namespace.items_vec() {
+            globals.set_item(&*name, value, vm)?;
+        }
+    }
     globals.set_item(CALL_TOOL, prelude.get_attr(CALL_TOOL, vm)?, vm)?;
     if session {
         globals.set_item(RESET_SESSION, prelude.get_attr(RESET_SESSION, vm)?, vm)?;
@@ -585,6 +602,10 @@ fn binding_names(
             .iter()
             .map(|(alias, ..)| alias.clone()),
     );
+    if let Some(binaries) = &bindings.cli {
+        names.extend(["cli", "cli_run"].map(String::from));
+        names.extend(binaries.iter().cloned());
+    }
     names.push(CALL_TOOL.to_string());
     if session {
         names.push(RESET_SESSION.to_string());
