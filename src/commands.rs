@@ -242,7 +242,7 @@ fn check_policy(policy: &Policy, binary: &str) -> Result<(), HostError> {
 
 /// The first executable file named `name` in a directory of `path` (`exec`'s own search; the
 /// libc default where `PATH` is unset).
-fn find_on_path(name: &str, path: Option<&std::ffi::OsStr>) -> Option<PathBuf> {
+pub(crate) fn find_on_path(name: &str, path: Option<&std::ffi::OsStr>) -> Option<PathBuf> {
     use std::os::unix::fs::PermissionsExt;
     let path = path.unwrap_or(std::ffi::OsStr::new("/bin:/usr/bin"));
     std::env::split_paths(path)

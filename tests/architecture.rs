@@ -99,6 +99,7 @@ const ALLOWED: &[(&str, &[&str])] = &[
         &[
             "canonical",
             "capabilities",
+            "commands",
             "config",
             "engine",
             "error",

@@ -332,7 +332,14 @@ fn toolplane_run_leaves_no_command_behind() {
     .unwrap();
     for isolation in ["process", "in-process"] {
         let output = std::process::Command::new(env!("CARGO_BIN_EXE_toolplane"))
-            .args(["run", "--isolation", isolation, "slow.py"])
+            .args([
+                "run",
+                "--config",
+                "toolplane.toml",
+                "--isolation",
+                isolation,
+                "slow.py",
+            ])
             .current_dir(dir.path())
             .output()
             .unwrap();
@@ -444,4 +451,85 @@ fn an_untrusted_project_config_runs_no_command() {
         "{}",
         String::from_utf8_lossy(&out.stderr)
     );
+}
+
+/// `toolplane cli allow|deny|list` edit `[cli]` in place (comments kept) with the original's texts.
+#[test]
+fn cli_allow_deny_and_list_edit_the_config_in_place() {
+    let dir = tempfile::tempdir().unwrap();
+    let config = dir.path().join("toolplane.toml");
+    std::fs::write(&config, "# mine\n[results]\nmax_entries = 9 # keep\n").unwrap();
+    let toolplane = |args: &[&str]| {
+        let out = std::process::Command::new(env!("CARGO_BIN_EXE_toolplane"))
+            .args(args)
+            .current_dir(dir.path())
+            .env("HOME", dir.path())
+            .output()
+            .unwrap();
+        (
+            out.status.code(),
+            String::from_utf8_lossy(&out.stdout).into_owned(),
+            String::from_utf8_lossy(&out.stderr).into_owned(),
+        )
+    };
+    assert_eq!(toolplane(&["cli", "list"]).1, "cli: disabled\n");
+    assert_eq!(
+        toolplane(&["cli", "allow", "echo", "nosuchbinary"]).1,
+        "Allowed CLI binaries in toolplane.toml: echo, nosuchbinary (mode=allowlist)\n"
+    );
+    assert_eq!(
+        toolplane(&["cli", "allow", "echo", "sh"]).1,
+        "Allowed CLI binaries in toolplane.toml: echo, nosuchbinary, sh (mode=allowlist)\n"
+    );
+    let text = std::fs::read_to_string(&config).unwrap();
+    assert!(
+        text.starts_with("# mine\n[results]\nmax_entries = 9 # keep\n"),
+        "{text}"
+    );
+    assert!(
+        text.contains(
+            "[cli]\nmode = \"allowlist\"\nallow = [\"echo\", \"nosuchbinary\", \"sh\"]\n"
+        ),
+        "{text}"
+    );
+    let listed = toolplane(&["cli", "list"]).1;
+    assert!(
+        listed.starts_with("cli: allowlist [echo, nosuchbinary, sh]\n  echo: /"),
+        "{listed}"
+    );
+    assert!(
+        listed.contains("\n  nosuchbinary: not found on PATH\n"),
+        "{listed}"
+    );
+    assert_eq!(
+        toolplane(&["cli", "deny", "cat"]),
+        (
+            Some(2),
+            String::new(),
+            "toolplane: not in the allowlist: cat; currently allowed: echo, nosuchbinary, sh\n"
+                .into()
+        )
+    );
+    assert_eq!(
+        toolplane(&["cli", "deny", "sh", "nosuchbinary"]).1,
+        "Denied sh, nosuchbinary in toolplane.toml; still allowed: echo\n"
+    );
+    assert_eq!(
+        toolplane(&["cli", "deny", "echo"]).1,
+        "Denied echo in toolplane.toml; the allowlist is now empty, so cli mode is set to disabled \
+         \u{2014} re-enable with: toolplane cli allow <binary>\n"
+    );
+    assert!(
+        std::fs::read_to_string(&config)
+            .unwrap()
+            .ends_with("[cli]\nmode = \"disabled\"\n")
+    );
+    for bad in ["a;b", "/bin/sh", "two words", ""] {
+        let (code, _, stderr) = toolplane(&["cli", "allow", bad]);
+        assert_eq!(code, Some(2), "{bad}");
+        assert!(
+            stderr.starts_with("toolplane: Invalid CLI binary name: "),
+            "{stderr}"
+        );
+    }
 }

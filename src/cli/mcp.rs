@@ -503,14 +503,14 @@ fn valid_server_name(name: &str) -> bool {
 /// One edit of a config file by this process: the file edited is the one a symbolic link at the path
 /// points to (the link stays), and the edit holds an exclusive lock on the file's directory from its
 /// read to its write, so that concurrent edits (`mcp add` twenty times at once) all survive.
-struct ConfigEdit {
+pub(super) struct ConfigEdit {
     path: PathBuf,
     /// The directory, locked with flock(2) while this lives.
     _lock: std::fs::File,
 }
 
 impl ConfigEdit {
-    fn begin(path: &Path) -> Result<Self, UsageError> {
+    pub(super) fn begin(path: &Path) -> Result<Self, UsageError> {
         let target = match std::fs::symlink_metadata(path) {
             Ok(meta) if meta.file_type().is_symlink() => path.canonicalize().map_err(|e| {
                 UsageError(format!(
@@ -542,13 +542,13 @@ impl ConfigEdit {
     }
 
     /// The file to read and write.
-    fn path(&self) -> &Path {
+    pub(super) fn path(&self) -> &Path {
         &self.path
     }
 }
 
 /// The config document at `path`, or an empty one when there is no file yet.
-fn read_document(path: &Path) -> Result<DocumentMut, UsageError> {
+pub(super) fn read_document(path: &Path) -> Result<DocumentMut, UsageError> {
     let text = match std::fs::read_to_string(path) {
         Ok(text) => text,
         Err(e) if e.kind() == std::io::ErrorKind::NotFound => String::new(),
@@ -596,7 +596,7 @@ fn servers_table(document: &mut DocumentMut) -> Result<&mut Table, UsageError> {
 /// a config, and a failed write leaves the old one.
 ///
 /// toolplane's own edit of a trusted config (or of one that needed no trust) keeps it trusted.
-fn write_atomic(path: &Path, text: &str) -> Result<(), UsageError> {
+pub(super) fn write_atomic(path: &Path, text: &str) -> Result<(), UsageError> {
     let keep_trust = super::trust::trusted_or_harmless(path);
     write_file(path, text)?;
     if keep_trust && let Err(UsageError(why)) = super::trust::record(path) {

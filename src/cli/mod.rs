@@ -13,6 +13,7 @@ mod log;
 mod mcp;
 mod pretty;
 mod repl;
+mod tools;
 mod trust;
 
 /// Exit status: a snippet raised.
@@ -75,6 +76,11 @@ enum Command {
     Mcp {
         #[command(subcommand)]
         command: mcp::McpCommand,
+    },
+    /// Manage the CLI policy: which command-line tools snippets may run (`[cli]`).
+    Cli {
+        #[command(subcommand)]
+        command: tools::CliCommand,
     },
     /// Serve toolplane to agents.
     Serve {
@@ -208,6 +214,7 @@ pub fn main() -> ExitCode {
             command: ServeCommand::Mcp(args),
         } => serve_mcp(args),
         Command::Mcp { command } => mcp::main(command),
+        Command::Cli { command } => tools::main(command),
         Command::Trust(args) => trust::main(args),
         Command::Repl {
             config,
