@@ -445,7 +445,7 @@ pub(super) const IMPORTS: &[(&str, &[&str])] = &[
     ("_strptime", &["_thread", "calendar", "datetime", "locale", "os", "re", "time", "warnings"]),
     ("_thread", &["time", "traceback"]),
     ("_threading_local", &["contextlib", "threading", "weakref"]),
-    ("_toolplane", &["_pycodecs", "_toolplane_host", "binascii", "calendar"]),
+    ("_toolplane", &["_pycodecs", "_toolplane_host", "binascii", "calendar", "json"]),
     ("_weakrefset", &["_weakref", "types"]),
     ("abc", &["_abc", "_py_abc"]),
     ("annotationlib", &["ast", "enum", "keyword", "types", "typing", "warnings"]),
