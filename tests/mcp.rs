@@ -403,7 +403,7 @@ async fn http_server_with(
 async fn http_is_fail_closed_and_loopback() {
     let (mut server, policy, _stderr) = http_server(&[]).await;
     assert!(
-        policy.starts_with("Toolplane MCP policy: backend=rustpython isolation=process session=off results=off artifacts=off transport=http listen=http://127.0.0.1:"),
+        policy.starts_with("Toolplane MCP policy: backend=rustpython isolation=process session=off results=off artifacts=off transport=http cli=disabled allow=none mcp_servers=none unsafe=false listen=http://127.0.0.1:"),
         "{policy}"
     );
     let url = policy.trim().rsplit_once("listen=").unwrap().1.to_string();

@@ -563,8 +563,9 @@ fn serve_mcp(args: ServeMcpArgs) -> Result<ExitCode, UsageError> {
                         ))
                     })?;
                 let local = listener.local_addr()?;
+                // `listen=` stays last: clients take the URL from the end of the line.
                 eprintln!(
-                    "{} listen=http://{local}{} {policy}",
+                    "{} {policy} listen=http://{local}{}",
                     server.policy_line(),
                     crate::mcp::MCP_PATH
                 );
