@@ -242,6 +242,35 @@ impl<const N: usize> std::fmt::Write for StackText<N> {
     }
 }
 
+/// Python's `repr()` of a str, as the reference's error texts quote handles and filenames.
+pub(crate) fn py_repr(s: &str) -> String {
+    let quote = if s.contains('\'') && !s.contains('"') {
+        '"'
+    } else {
+        '\''
+    };
+    let mut out = String::with_capacity(s.len() + 2);
+    out.push(quote);
+    for c in s.chars() {
+        match c {
+            '\\' => out.push_str("\\\\"),
+            '\n' => out.push_str("\\n"),
+            '\r' => out.push_str("\\r"),
+            '\t' => out.push_str("\\t"),
+            c if c == quote => {
+                out.push('\\');
+                out.push(c);
+            }
+            c if (c as u32) < 0x20 || c as u32 == 0x7f => {
+                out.push_str(&format!("\\x{:02x}", c as u32))
+            }
+            c => out.push(c),
+        }
+    }
+    out.push(quote);
+    out
+}
+
 #[cfg(test)]
 mod tests {
     #[test]
@@ -252,6 +281,14 @@ mod tests {
     }
 
     use super::*;
+
+    #[test]
+    fn repr_matches_python() {
+        assert_eq!(py_repr("res_x"), "'res_x'");
+        assert_eq!(py_repr("it's"), "\"it's\"");
+        assert_eq!(py_repr("a\nb"), "'a\\nb'");
+        assert_eq!(py_repr(""), "''");
+    }
     #[test]
     fn values_serialise_as_json_dumps_does() {
         let v = serde_json::json!({"b": [1, 2.5, "é"], "a": null});

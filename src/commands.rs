@@ -307,7 +307,7 @@ fn argv(
                 return Err(HostError::value(format!(
                     "CLI subcommand {} contains whitespace \u{2014} it is passed as a single argv token, \
                      so flags do not belong in it. {SHAPE_GUIDANCE}",
-                    py_repr(subcommand)
+                    crate::canonical::py_repr(subcommand)
                 )));
             }
             argv.push(subcommand.replace('_', "-"));
@@ -391,34 +391,6 @@ fn scalar(key: &str, value: &Value) -> Result<String, HostError> {
             json_type(Some(value))
         ))),
     }
-}
-
-/// Python's `repr` of a str (the quotes it picks, its escapes of quotes, backslashes and control
-/// characters).
-fn py_repr(text: &str) -> String {
-    let quote = if text.contains('\'') && !text.contains('"') {
-        '"'
-    } else {
-        '\''
-    };
-    let mut out = String::with_capacity(text.len() + 2);
-    out.push(quote);
-    for c in text.chars() {
-        match c {
-            '\\' => out.push_str("\\\\"),
-            '\n' => out.push_str("\\n"),
-            '\r' => out.push_str("\\r"),
-            '\t' => out.push_str("\\t"),
-            c if c == quote => {
-                out.push('\\');
-                out.push(c);
-            }
-            c if c.is_control() => out.push_str(&format!("\\x{:02x}", c as u32)),
-            c => out.push(c),
-        }
-    }
-    out.push(quote);
-    out
 }
 
 struct Output {

@@ -4,8 +4,9 @@ use std::path::PathBuf;
 use std::sync::{Arc, Mutex};
 
 use super::clock::{Clock, MonotonicClock};
-use super::handle::{new_handle, py_repr};
+use super::handle::new_handle;
 use super::ledger::{Caps, Ledger, Wording};
+use crate::canonical::py_repr;
 use crate::config::ArtifactsConfig;
 use crate::host_error::HostError;
 

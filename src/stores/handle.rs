@@ -17,35 +17,6 @@ pub(crate) fn new_handle(prefix: &str) -> String {
     handle
 }
 
-/// Python's `repr()` of a str, as the reference's error texts quote handles and filenames.
-pub(crate) fn py_repr(s: &str) -> String {
-    let quote = if s.contains('\'') && !s.contains('"') {
-        '"'
-    } else {
-        '\''
-    };
-    let mut out = String::with_capacity(s.len() + 2);
-    out.push(quote);
-    for c in s.chars() {
-        match c {
-            '\\' => out.push_str("\\\\"),
-            '\n' => out.push_str("\\n"),
-            '\r' => out.push_str("\\r"),
-            '\t' => out.push_str("\\t"),
-            c if c == quote => {
-                out.push('\\');
-                out.push(c);
-            }
-            c if (c as u32) < 0x20 || c as u32 == 0x7f => {
-                out.push_str(&format!("\\x{:02x}", c as u32))
-            }
-            c => out.push(c),
-        }
-    }
-    out.push(quote);
-    out
-}
-
 #[cfg(test)]
 mod tests {
     #[test]
@@ -67,13 +38,5 @@ mod tests {
                 .all(|c| c.is_ascii_alphanumeric() || c == '-' || c == '_')
         );
         assert_ne!(new_handle("art_"), h);
-    }
-
-    #[test]
-    fn repr_matches_python() {
-        assert_eq!(py_repr("res_x"), "'res_x'");
-        assert_eq!(py_repr("it's"), "\"it's\"");
-        assert_eq!(py_repr("a\nb"), "'a\\nb'");
-        assert_eq!(py_repr(""), "''");
     }
 }

@@ -3,8 +3,9 @@
 use std::sync::{Arc, Mutex};
 
 use super::clock::{Clock, MonotonicClock};
-use super::handle::{new_handle, py_repr};
+use super::handle::new_handle;
 use super::ledger::{Caps, Ledger, Wording};
+use crate::canonical::py_repr;
 use crate::config::ResultsConfig;
 use crate::host_error::HostError;
 
