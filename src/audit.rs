@@ -2,10 +2,14 @@
 //!
 //! Events, as the Python original writes them (its `jq` recipes work unchanged):
 //! - `run_start`: `run_id`, `backend`, `code_sha256` (first 12 hex digits), `code_chars`;
-//! - `dispatch`: `run_id`, `capability`, `server` (for `mcp:` capabilities), `duration_ms`, `ok`,
-//!   `error_type` when it failed;
+//! - `dispatch`: `run_id`, `capability`, `server` (for `mcp:` capabilities), `binary` and `exit_code`
+//!   (for `toolplane:cli/run`: never its arguments or output), `duration_ms`, `ok`, `error_type` when
+//!   it failed;
+//! - `escalation` (`[cli]` under `serve mcp`): `binary`, `outcome` (`granted`, `declined`, `error`,
+//!   or `abandoned` when the run ended before the person answered);
 //! - `run_end`: `run_id`, `backend`, `duration_ms`, `ok`, `error_type`, `artifacts_saved`,
-//!   `escalations_cancelled` (always empty: toolplane runs no host binaries);
+//!   `escalations_cancelled` (always empty: an open question its run left is an `abandoned`
+//!   `escalation` event);
 //! - `discovery` (the MCP server's search and schema tools): `surface`, `result_sha256`, `result_chars`.
 //!
 //! Every event has `ts` (UTC, milliseconds) and `event`. Never arguments, results or code: payloads can
@@ -235,15 +239,47 @@ fn bounded(text: &str) -> String {
     }
 }
 
-/// One host call's `dispatch` event.
+/// The binary a `toolplane:cli/run` call names (what its `dispatch` event says of it), else `None`.
+pub(crate) fn cli_binary(capability: &str, params: &str) -> Option<String> {
+    #[derive(serde::Deserialize)]
+    struct Params {
+        binary: Option<Value>,
+    }
+    if capability != crate::namespace::CLI_RUN {
+        return None;
+    }
+    let params: Params = serde_json::from_str(params).ok()?;
+    params.binary.as_ref().and_then(Value::as_str).map(bounded)
+}
+
+/// A finished command's exit code, from the reply of `toolplane:cli/run`.
+fn exit_code(reply: &str) -> Option<i64> {
+    #[derive(serde::Deserialize)]
+    struct Reply {
+        exit_code: i64,
+    }
+    serde_json::from_str::<Reply>(reply)
+        .ok()
+        .map(|r| r.exit_code)
+}
+
+/// One host call's `dispatch` event. `cli`: the binary of a `toolplane:cli/run` call
+/// ([`cli_binary`]) and its reply when it ran, for the binary and exit code.
 pub(crate) fn dispatched(
     log: &AuditLog,
     run_id: Option<&str>,
     capability: &str,
     started: Instant,
     error_type: Option<&str>,
+    cli: Option<(&str, Option<&str>)>,
 ) {
     let mut fields = json!({"capability": bounded(capability)});
+    if let Some((binary, reply)) = cli {
+        fields["binary"] = binary.into();
+        if let Some(code) = reply.and_then(exit_code) {
+            fields["exit_code"] = code.into();
+        }
+    }
     // Only a capability that exists is attributed to a server: an unknown `mcp:victim/x` is a
     // snippet's text, not a call to `victim`.
     if let Some(server) = capability

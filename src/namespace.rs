@@ -29,6 +29,12 @@ pub const RESULTS_LOAD: &str = "toolplane:results/load";
 pub const ARTIFACTS_SAVE: &str = "toolplane:artifacts/save";
 /// The command-line tools capability (`[cli]`): what `await git(...)` and `cli_run(...)` call.
 pub const CLI_RUN: &str = "toolplane:cli/run";
+
+/// The one lesson on the call shape every CLI failure teaches (the original's text).
+pub const CLI_SHAPE_GUIDANCE: &str = "CLI call shape: subcommand as the first positional argument, flags \
+as keyword arguments \u{2014} e.g. await git('log', oneline=True, max_count=3) or await cli_run('git', \
+'log', {'oneline': True, 'max_count': 3}). Flags that must precede the subcommand (git -C, kubectl \
+--context) go in _global: await git('log', _global={'C': '/path/to/repo'})";
 /// See [`RESULTS_SAVE`].
 pub const ARTIFACTS_LOAD: &str = "toolplane:artifacts/load";
 

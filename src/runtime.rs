@@ -87,7 +87,7 @@ pub struct Toolplane {
     workers: Workers,
     engine: Arc<Engine>,
     /// The `[cli]` commands running now, killed with the runtime.
-    commands: crate::commands::LiveGroups,
+    commands: crate::commands::Commands,
     #[cfg(feature = "mcp")]
     mcp_servers: Vec<crate::mcp_client::ServerStatus>,
 }
@@ -123,11 +123,15 @@ impl Toolplane {
             config.limits.max_recursion_depth,
             false,
         );
-        let commands = crate::commands::LiveGroups::default();
+        let commands = crate::commands::Commands::default();
+        let audit = crate::audit::AuditLog::from_config(&config.audit).map(Arc::new);
         Ok(Self {
             bridge: Bridge::new(results, artifacts, registry)
-                .with_audit(crate::audit::AuditLog::from_config(&config.audit).map(Arc::new))
-                .with_cli(crate::commands::capability(&config, &commands)),
+                .with_cli(
+                    crate::commands::capability(&config, &commands, audit.clone()),
+                    &config.cli.allow,
+                )
+                .with_audit(audit),
             config,
             workers,
             engine: Arc::new(engine),
@@ -213,7 +217,18 @@ impl Toolplane {
     pub fn shutdown(&self) {
         self.artifacts().close();
         self.workers.stop_workers();
-        self.commands.kill_all();
+        self.commands.live.kill_all();
+    }
+
+    /// Asks the person, through `ask`, to allow a binary the `[cli]` allowlist refuses, until the
+    /// guard is dropped (the MCP server, for the run of one request). Grants hold for the life of the
+    /// runtime.
+    #[cfg(feature = "mcp")]
+    pub(crate) fn ask_about_refused_binaries(
+        &self,
+        ask: crate::commands::AskPerson,
+    ) -> crate::commands::AskGuard {
+        self.commands.ask_with(ask)
     }
 
     /// Kills the `[cli]` commands still running (with what they started): a run that ended at its
@@ -221,7 +236,7 @@ impl Toolplane {
     /// them behind. Dropping the runtime does the same.
     #[cfg(feature = "cli")]
     pub(crate) fn end_commands(&self) {
-        self.commands.kill_all();
+        self.commands.live.kill_all();
     }
 
     /// The canonical JSON text saved under `handle` (what the MCP resource serves). Errors:
@@ -693,6 +708,6 @@ impl Drop for Toolplane {
     fn drop(&mut self) {
         // The artifact directory is the privacy boundary's disk side: remove it with the runtime.
         self.artifacts().close();
-        self.commands.kill_all();
+        self.commands.live.kill_all();
     }
 }

@@ -15,7 +15,7 @@ const ALLOWED: &[(&str, &[&str])] = &[
     ("cancel", &[]),
     ("error", &["host_error"]),
     ("config", &["error"]),
-    ("audit", &["config"]),
+    ("audit", &["config", "namespace"]),
     ("stores", &["canonical", "config", "host_error"]),
     (
         "capabilities",
@@ -56,6 +56,7 @@ const ALLOWED: &[(&str, &[&str])] = &[
     (
         "commands",
         &[
+            "audit",
             "canonical",
             "capabilities",
             "config",
@@ -87,6 +88,7 @@ const ALLOWED: &[(&str, &[&str])] = &[
             "audit",
             "cancel",
             "capabilities",
+            "commands",
             "config",
             "execution",
             "namespace",
@@ -106,6 +108,7 @@ const ALLOWED: &[(&str, &[&str])] = &[
             "execution",
             "mcp",
             "mcp_client",
+            "namespace",
             "runtime",
             "sandbox",
         ],

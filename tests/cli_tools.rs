@@ -8,7 +8,7 @@ mod common;
 
 use std::sync::Arc;
 
-use common::{config_for, err, isolations, ok};
+use common::{config_for, err, isolations, mcp_python, ok};
 use serde_json::json;
 use toolplane::{Config, Isolation, Registry, Toolplane};
 
@@ -310,6 +310,73 @@ fn a_runtime_without_cli_reaches_no_command() {
     }
 }
 
+/// `call_tool("echo", …)` with an allowed binary teaches the call it meant (a model tried that and
+/// concluded the binary was not there).
+#[test]
+fn call_tool_with_a_binarys_name_teaches_the_cli_call() {
+    for isolation in isolations() {
+        let runtime = runtime(isolation, ALLOW);
+        let (kind, message) = err(runtime
+            .execute("await call_tool('echo', {'x': 1})", None)
+            .unwrap());
+        assert_eq!(kind, "LookupError", "{isolation:?}");
+        assert!(
+            message.starts_with(
+                "'echo' is a CLI binary, not a capability \u{2014} call it as a flat async function. \
+                 CLI call shape: subcommand as the first positional argument"
+            ),
+            "{message}"
+        );
+        // A name the allowlist does not hold stays the plain LookupError.
+        let (kind, message) = err(runtime.execute("await call_tool('cat', {})", None).unwrap());
+        assert_eq!(kind, "LookupError");
+        assert!(message.starts_with("Unknown capability: cat."), "{message}");
+    }
+}
+
+/// Each command is an audit `dispatch` event with its binary and exit code, and never its arguments
+/// or output; a refused one is a failed dispatch naming the binary.
+#[test]
+fn commands_are_audited_by_binary_and_exit_code_only() {
+    for isolation in isolations() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("audit.jsonl");
+        let runtime = runtime(
+            isolation,
+            &format!(
+                "{ALLOW}[audit]\nenabled = true\npath = {:?}\n",
+                path.display().to_string()
+            ),
+        );
+        let secret = "argv-secret-4711";
+        let code = format!(
+            "a = await sh('-c', _=['echo out-secret-4712; exit 4', {secret:?}])\n\
+             try:\n    await cli_run('cat', {secret:?})\nexcept PermissionError:\n    pass\n\
+             return a['exit_code']"
+        );
+        assert_eq!(ok(runtime.execute(&code, None).unwrap()), 4);
+        let text = std::fs::read_to_string(&path).unwrap();
+        assert!(
+            !text.contains(secret) && !text.contains("out-secret-4712"),
+            "{text}"
+        );
+        let dispatches: Vec<serde_json::Value> = text
+            .lines()
+            .map(|line| serde_json::from_str::<serde_json::Value>(line).unwrap())
+            .filter(|event| event["event"] == "dispatch")
+            .collect();
+        assert_eq!(dispatches.len(), 2, "{isolation:?}: {text}");
+        assert_eq!(dispatches[0]["capability"], "toolplane:cli/run");
+        assert_eq!(dispatches[0]["binary"], "sh");
+        assert_eq!(dispatches[0]["exit_code"], 4);
+        assert_eq!(dispatches[0]["ok"], true);
+        assert_eq!(dispatches[1]["binary"], "cat");
+        assert_eq!(dispatches[1]["ok"], false);
+        assert_eq!(dispatches[1]["error_type"], "PermissionError");
+        assert!(dispatches[1].get("exit_code").is_none());
+    }
+}
+
 /// Inputs may not take the names `[cli]` binds.
 #[test]
 fn inputs_cannot_shadow_cli_names() {
@@ -546,4 +613,188 @@ fn cli_allow_deny_and_list_edit_the_config_in_place() {
             "{stderr}"
         );
     }
+}
+
+/// What `tests/fixtures/cli_escalation_client.py` (the official Python SDK) saw: the snippets' values
+/// over two runs, the prompts and the namespace manifest.
+fn escalated(isolation: Isolation, answer: &str) -> serde_json::Value {
+    let dir = tempfile::tempdir().unwrap();
+    let config = dir.path().join("toolplane.toml");
+    std::fs::write(&config, "[cli]\nmode = \"allowlist\"\nallow = [\"echo\"]\n").unwrap();
+    let client = concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/tests/fixtures/cli_escalation_client.py"
+    );
+    let output = std::process::Command::new(mcp_python())
+        .arg(client)
+        .arg(env!("CARGO_BIN_EXE_toolplane"))
+        .arg(&config)
+        .arg(match isolation {
+            Isolation::InProcess => "in-process",
+            _ => "process",
+        })
+        .arg(answer)
+        .output()
+        .unwrap();
+    assert!(
+        output.status.success(),
+        "{}",
+        String::from_utf8_lossy(&output.stderr)
+    );
+    serde_json::from_slice(&output.stdout).unwrap()
+}
+
+/// `serve mcp` over stdio asks the person (MCP elicitation) before refusing a binary the allowlist
+/// does not name: once per binary; only an explicit "allow" grants it, for the life of the process;
+/// a client that declines, cancels, answers "deny" or offers no elicitation gets exactly the refusal.
+#[test]
+fn serve_mcp_asks_the_person_about_a_refused_binary() {
+    const REFUSED: &str = "PermissionError: CLI binary is not allowed by Toolplane policy: printf. \
+                           Allowed binaries: echo. To allow it: toolplane cli allow printf";
+    for isolation in isolations() {
+        let granted = escalated(isolation, "allow");
+        let values: Vec<&serde_json::Value> = granted["runs"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|r| &r["value"])
+            .collect();
+        assert_eq!(
+            values,
+            [&json!(["granted", "granted"]); 2],
+            "{isolation:?}: {granted}"
+        );
+        let prompts = granted["prompts"].as_array().unwrap();
+        assert_eq!(prompts.len(), 1, "asked once: {granted}");
+        assert_eq!(
+            prompts[0]["message"],
+            "The running snippet wants to execute the CLI binary 'printf', which is outside the \
+             Toolplane allowlist (currently: echo). Allow it for the rest of this server session?"
+        );
+        assert_eq!(
+            prompts[0]["schema"],
+            json!({"type": "object", "properties": {"value": {"type": "string", "enum": ["allow", "deny"]}},
+                   "required": ["value"]})
+        );
+        let manifest = granted["manifest"].as_str().unwrap();
+        assert!(
+            manifest.contains("## CLI\n\nAllowed binaries: echo"),
+            "{manifest}"
+        );
+        assert!(
+            manifest.contains("asks the person to allow it"),
+            "{manifest}"
+        );
+        for answer in ["deny", "decline", "cancel", "none"] {
+            let refused = escalated(isolation, answer);
+            for run in refused["runs"].as_array().unwrap() {
+                assert_eq!(
+                    run["value"],
+                    json!([REFUSED, REFUSED]),
+                    "{answer}: {refused}"
+                );
+            }
+            let asked = refused["prompts"].as_array().unwrap().len();
+            assert_eq!(
+                asked,
+                usize::from(answer != "none"),
+                "{answer}: asked once at most"
+            );
+        }
+    }
+}
+
+/// Discovery shows `[cli]` though its capability is not in the registry: a search for a binary finds
+/// `toolplane:cli/run`, its schema resolves, the footer, the search tool's description and the
+/// namespace manifest name the bindings and their call shape.
+#[tokio::test(flavor = "multi_thread")]
+async fn serve_mcp_discovery_shows_the_cli_bindings() {
+    use rmcp::ServiceExt as _;
+    let dir = tempfile::tempdir().unwrap();
+    let config = dir.path().join("toolplane.toml");
+    std::fs::write(
+        &config,
+        "[cli]\nmode = \"allowlist\"\nallow = [\"echo\", \"kubectl-foo\"]\n",
+    )
+    .unwrap();
+    let client =
+        ().serve(common::serve_mcp(&config, &["--isolation", "in-process"]))
+            .await
+            .unwrap();
+    let text = |result: rmcp::model::CallToolResult| {
+        result.content[0].as_text().expect("text").text.clone()
+    };
+    let found = text(
+        client
+            .call_tool(common::tool_call(
+                "search_capabilities",
+                json!({"query": "echo"}),
+            ))
+            .await
+            .unwrap(),
+    );
+    let surface = "CLI bindings for: echo \u{2014} shape `await echo('<subcommand>', flag=value)`, \
+                   returning {'stdout','stderr','exit_code','ok'}; via cli_run only: kubectl-foo \u{2014} \
+                   shape `await cli_run('kubectl-foo', '<subcommand>', {'flag': value})`";
+    assert!(
+        found.starts_with("- `await call_tool(\"toolplane:cli/run\""),
+        "{found}"
+    );
+    assert!(found.contains("[toolplane:cli/run]"), "{found}");
+    assert!(
+        found.contains(&format!(
+            "The namespace also binds surfaces search does not list: {surface}; `save_result`/`load_result`."
+        )),
+        "{found}"
+    );
+    let missed = text(
+        client
+            .call_tool(common::tool_call(
+                "search_capabilities",
+                json!({"query": "weather"}),
+            ))
+            .await
+            .unwrap(),
+    );
+    assert!(missed.contains(surface), "{missed}");
+    let schema = text(
+        client
+            .call_tool(common::tool_call(
+                "get_capability_schemas",
+                json!({"names": ["toolplane:cli/run"]}),
+            ))
+            .await
+            .unwrap(),
+    );
+    assert!(schema.starts_with("### toolplane:cli/run"), "{schema}");
+    assert!(!schema.contains("not found"), "{schema}");
+    let tools = client.list_all_tools().await.unwrap();
+    let search = tools
+        .iter()
+        .find(|t| t.name == "search_capabilities")
+        .unwrap();
+    assert!(
+        search
+            .description
+            .as_deref()
+            .unwrap_or_default()
+            .contains(surface),
+        "{search:?}"
+    );
+    let manifest = client
+        .read_resource(rmcp::model::ReadResourceRequestParams::new(
+            "toolplane://namespace",
+        ))
+        .await
+        .unwrap();
+    let rmcp::model::ResourceContents::TextResourceContents { text: manifest, .. } =
+        &manifest.contents[0]
+    else {
+        panic!("{manifest:?}")
+    };
+    assert!(
+        manifest.contains("## CLI\n\nAllowed binaries: echo, kubectl-foo"),
+        "{manifest}"
+    );
+    client.cancel().await.unwrap();
 }

@@ -133,8 +133,34 @@ async fn stdio_round_trip() {
         ]
     );
     let resources = client.list_all_resources().await.unwrap();
-    assert_eq!(resources.len(), 1);
-    assert_eq!(resources[0].uri, "toolplane://namespace");
+    let uris: Vec<&str> = resources.iter().map(|r| r.uri.as_str()).collect();
+    assert_eq!(
+        uris,
+        [
+            "toolplane://namespace",
+            "skill://driving-toolplane/SKILL.md",
+            "skill://driving-toolplane/_manifest"
+        ]
+    );
+    // The skill, as the repository ships it, and the instructions point to it.
+    let skill_file = include_str!("../skills/driving-toolplane/SKILL.md");
+    match read(&client, "skill://driving-toolplane/SKILL.md")
+        .await
+        .unwrap()
+    {
+        ResourceContents::TextResourceContents {
+            text, mime_type, ..
+        } => {
+            assert_eq!(text, skill_file);
+            assert_eq!(mime_type.as_deref(), Some("text/markdown"));
+        }
+        other => panic!("{other:?}"),
+    }
+    let instructions = client.peer_info().unwrap().instructions.clone().unwrap();
+    assert!(
+        instructions.contains("skill://driving-toolplane/SKILL.md"),
+        "{instructions}"
+    );
     assert_eq!(
         template_names(&client).await,
         [

@@ -52,7 +52,14 @@ async def over_stdio(binary: str) -> None:
         tools = sorted(t.name for t in (await session.list_tools()).tools)
         check(tools == ["execute_code", "get_capability_schemas", "search_capabilities"], "three tools", tools)
         resources = [str(r.uri) for r in (await session.list_resources()).resources]
-        check(resources == ["toolplane://namespace"], "the namespace resource", resources)
+        check(
+            resources
+            == ["toolplane://namespace", "skill://driving-toolplane/SKILL.md", "skill://driving-toolplane/_manifest"],
+            "the namespace and skill resources",
+            resources,
+        )
+        skill = (await session.read_resource("skill://driving-toolplane/SKILL.md")).contents[0].text
+        check(skill.startswith("---\nname: driving-toolplane\n"), "the skill resource", skill[:80])
         templates = sorted(t.uri_template for t in (await session.list_resource_templates()).resource_templates)
         check(
             templates == ["toolplane://artifacts/{handle}", "toolplane://results/{handle}"],

@@ -152,3 +152,27 @@ fn terminal_session_multiline_interrupt_and_exit() {
         }
     }
 }
+
+/// `:tools` lists what a snippet can call: no capability here, and `[cli]`'s bindings.
+#[test]
+fn piped_tools_lists_the_cli_bindings() {
+    let dir = tempfile::tempdir().unwrap();
+    let config = dir.path().join("toolplane.toml");
+    std::fs::write(&config, "[cli]\nmode = \"allowlist\"\nallow = [\"echo\"]\n").unwrap();
+    let config = config.display().to_string();
+    let (out, code) = piped(
+        &["--isolation", "in-process", "--config", &config],
+        ":tools\n\nreturn (await echo('hi'))['stdout']\n",
+    );
+    assert_eq!(code, 0);
+    assert_eq!(out[0]["command"], ":tools");
+    assert_eq!(out[0]["output"]["capabilities"], serde_json::json!([]));
+    assert_eq!(
+        out[0]["output"]["cli"],
+        "CLI bindings for: echo \u{2014} shape `await echo('<subcommand>', flag=value)`, returning \
+         {'stdout','stderr','exit_code','ok'}"
+    );
+    assert_eq!(out[1]["value"], "hi\n", "{out:?}");
+    let (out, _) = piped(&["--isolation", "in-process"], ":tools\n");
+    assert_eq!(out[0]["output"]["cli"], Value::Null);
+}

@@ -14,7 +14,7 @@ use super::registry::{
 };
 use crate::audit::AuditLog;
 use crate::canonical::to_canonical_json;
-use crate::host_error::HostError;
+use crate::host_error::{BuiltinBase, HostError};
 use crate::stores::{ArtifactStore, ResultStore};
 
 /// How [`Bridge::submit`] started a call.
@@ -34,6 +34,8 @@ pub struct Bridge {
     registry: Arc<Registry>,
     /// This runtime's `toolplane:cli/run`, when `[cli]` is on.
     cli: Option<Arc<Capability>>,
+    /// The binaries `[cli] allow` names: `call_tool("git", …)` is told how to call one.
+    cli_binaries: Arc<[String]>,
     /// `[audit]`'s log, when on.
     audit: Option<Arc<AuditLog>>,
     /// The run this bridge serves, for the log's `dispatch` events.
@@ -100,6 +102,7 @@ impl Bridge {
             artifacts,
             registry,
             cli: None,
+            cli_binaries: Arc::new([]),
             audit: None,
             run_id: None,
         }
@@ -107,9 +110,32 @@ impl Bridge {
 
     /// This bridge with its runtime's `toolplane:cli/run` (`[cli]` on): this runtime's own, never
     /// found in a registry other runtimes may share with other policies.
-    pub(crate) fn with_cli(mut self, cli: Option<Capability>) -> Self {
+    /// `binaries` are the ones the allowlist names.
+    pub(crate) fn with_cli(mut self, cli: Option<Capability>, binaries: &[String]) -> Self {
         self.cli = cli.map(Arc::new);
+        self.cli_binaries = binaries.into();
         self
+    }
+
+    /// A `LookupError` for a name the `[cli]` allowlist names teaches the call it meant.
+    fn lookup_of_a_binary(&self, name: &str, error: HostError) -> HostError {
+        if error.base == BuiltinBase::LookupError
+            && self.cli.is_some()
+            && self.cli_binaries.iter().any(|b| b == name)
+        {
+            return HostError::lookup(format!(
+                "'{name}' is a CLI binary, not a capability \u{2014} call it as a flat async function. \
+                 {}",
+                crate::namespace::CLI_SHAPE_GUIDANCE
+            ));
+        }
+        error
+    }
+
+    /// The runtime's own `toolplane:cli/run`, when `[cli]` is on.
+    #[cfg(feature = "mcp")]
+    pub(crate) fn cli_capability(&self) -> Option<&Arc<Capability>> {
+        self.cli.as_ref()
     }
 
     /// The runtime's own `toolplane:cli/run`, when `name` is it and `[cli]` is on.
@@ -181,7 +207,11 @@ impl Bridge {
             None => self.registry.invoke(name, params),
         };
         match invocation {
-            Invocation::Ready(result) => Submitted::Answered(result.map(|v| to_canonical_json(&v))),
+            Invocation::Ready(result) => Submitted::Answered(
+                result
+                    .map(|v| to_canonical_json(&v))
+                    .map_err(|e| self.lookup_of_a_binary(name, e)),
+            ),
             Invocation::Spawn(future, runtime) => {
                 Submitted::Pending(spawn_tool(name, future, &runtime, move |result| {
                     on_done(result.map(|v| to_canonical_json(&v)));
@@ -217,7 +247,10 @@ impl Bridge {
                 let params = parse_params(name, params)?;
                 let value = match self.own_capability(name) {
                     Some(own) => wait_for(name, invoke_capability(own, name, params))?,
-                    None => self.registry.call(name, params)?,
+                    None => self
+                        .registry
+                        .call(name, params)
+                        .map_err(|e| self.lookup_of_a_binary(name, e))?,
                 };
                 Ok(to_canonical_json(&value))
             }

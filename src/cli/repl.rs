@@ -23,6 +23,7 @@ line ends it. Ctrl-C interrupts a running snippet (the session stays) or clears 
   :results           the saved results: handle, label, size, age
   :artifacts         the saved artifacts: handle, filename, label, size, age
   :load HANDLE       show a saved result without running a snippet
+  :tools             what a snippet can call: capabilities with their call shapes, and [cli]
   :limits            the limits every run has
   :quit              leave (or Ctrl-D)";
 
@@ -129,6 +130,27 @@ impl Shell {
                     Err(e) => text(e.to_string()),
                 },
             },
+            ":tools" => {
+                let reserved = crate::namespace::RESERVED_NAMES;
+                let capabilities = self.runtime.registry().visible();
+                let mut rows: Vec<String> = capabilities
+                    .iter()
+                    .map(|c| crate::capabilities::render_brief(c, reserved))
+                    .collect();
+                let cli = crate::commands::surface(self.runtime.config(), self.runtime.registry());
+                let json = json!({
+                    "capabilities": capabilities.iter().map(|c| json!({
+                        "name": c.name,
+                        "call": crate::capabilities::call_shape(c, reserved),
+                        "description": c.description,
+                    })).collect::<Vec<_>>(),
+                    "cli": cli,
+                });
+                if let Some(cli) = &cli {
+                    rows.push(cli.clone());
+                }
+                Meta::Output(or_none(rows, "no capabilities, and [cli] is off"), json)
+            }
             ":limits" => {
                 let config = self.runtime.config();
                 let limits = &config.limits;

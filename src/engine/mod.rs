@@ -211,9 +211,20 @@ impl Dispatcher {
                 let started = std::time::Instant::now();
                 let (capability, run_id) =
                     (name.to_string(), self.bridge.run_id().map(str::to_string));
+                let binary = crate::audit::cli_binary(name, params);
                 let audited = move |reply: &Result<String, HostError>| {
                     let error = reply.as_ref().err().map(|e| e.base.python_name());
-                    crate::audit::dispatched(&log, run_id.as_deref(), &capability, started, error);
+                    let cli = binary
+                        .as_deref()
+                        .map(|binary| (binary, reply.as_ref().ok().map(String::as_str)));
+                    crate::audit::dispatched(
+                        &log,
+                        run_id.as_deref(),
+                        &capability,
+                        started,
+                        error,
+                        cli,
+                    );
                 };
                 let audited_later = audited.clone();
                 match self.bridge.submit(name, params, move |reply| {

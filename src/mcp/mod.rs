@@ -52,6 +52,9 @@ pub use http::{DEFAULT_HTTP_PORT, MCP_PATH};
 pub(crate) use logging::forward_event;
 use text::Live;
 
+mod escalation;
+mod skill;
+
 /// URI of the namespace manifest.
 pub const NAMESPACE_URI: &str = "toolplane://namespace";
 /// URI prefix of saved results.
@@ -194,6 +197,9 @@ impl McpServer {
             session: session_on,
             results: runtime.results().is_enabled(),
             artifacts: runtime.artifacts().is_enabled(),
+            // A grant is the process's: only where one process serves one client.
+            cli_escalation: transport.is_single_client()
+                && runtime.config().cli.mode == "allowlist",
         };
         let session = session_on.then(|| tokio::sync::Mutex::new(runtime.session()));
         let workers = std::thread::available_parallelism().map_or(2, |n| n.get().max(2));
@@ -204,7 +210,11 @@ impl McpServer {
         };
         Self {
             state: Arc::new(State {
-                tools: tools(live),
+                tools: tools(
+                    live,
+                    crate::commands::surface(runtime.config(), runtime.registry())
+                        .and_then(|_| text::unlisted_surfaces(&runtime)),
+                ),
                 hybrid,
                 capabilities_changed: tokio::sync::watch::Sender::new(0),
                 runtime,
@@ -293,7 +303,7 @@ impl McpServer {
         };
         if let Some(log) = bridge.audit() {
             let error = reply.as_ref().err().map(|e| e.base.python_name());
-            crate::audit::dispatched(log, None, capability, started, error);
+            crate::audit::dispatched(log, None, capability, started, error, None);
         }
         match reply {
             Ok(text) => {
@@ -399,6 +409,11 @@ impl McpServer {
         }));
         let cancelled = abandoned(context);
         tokio::pin!(cancelled);
+        let _ask = self.state.live.cli_escalation.then(|| {
+            self.state
+                .runtime
+                .ask_about_refused_binaries(escalation::ask_through(context.peer.clone()))
+        });
         let not_run = || McpError::internal_error(crate::cancel::CANCELLED_MESSAGE, None);
         // The run blocks this worker thread (block_in_place moves the runtime's other tasks off it):
         // no hand-off to a blocking-pool thread and back, which costs two thread wake-ups per run.
@@ -458,7 +473,14 @@ impl McpServer {
     }
 
     fn schemas(&self, args: SchemasArgs) -> CallToolResult {
-        let (found, missing) = self.state.runtime.bridge().registry().lookup(&args.names);
+        let (mut found, mut missing) = self.state.runtime.bridge().registry().lookup(&args.names);
+        // `toolplane:cli/run` is the runtime's own, not the registry's.
+        if let Some(cli) = self.state.runtime.bridge().cli_capability()
+            && let Some(at) = missing.iter().position(|name| *name == cli.name)
+        {
+            missing.remove(at);
+            found.push((**cli).clone());
+        }
         let detail = args.detail.unwrap_or(Detail::Detailed);
         let text = render_capabilities(&found, detail, &missing, text::RESERVED);
         self.receipt("get_capability_schemas", &text);
@@ -472,6 +494,10 @@ impl McpServer {
         };
         let contents = if uri == NAMESPACE_URI {
             ResourceContents::text(self.namespace_manifest(), uri).with_mime_type("text/markdown")
+        } else if uri == skill::SKILL_URI {
+            ResourceContents::text(skill::SKILL_MD, uri).with_mime_type("text/markdown")
+        } else if uri == skill::MANIFEST_URI {
+            ResourceContents::text(skill::manifest(), uri).with_mime_type("application/json")
         } else if let Some(handle) = uri.strip_prefix(RESULTS_URI_PREFIX) {
             let payload = runtime.results().payload(handle).map_err(store_error)?;
             ResourceContents::text(&*payload, uri).with_mime_type("application/json")
@@ -482,7 +508,9 @@ impl McpServer {
         } else {
             return Err(McpError::resource_not_found(
                 format!(
-                    "unknown resource {uri}: this server serves {NAMESPACE_URI}{}{}",
+                    "unknown resource {uri}: this server serves {NAMESPACE_URI}, {}, {}{}{}",
+                    skill::SKILL_URI,
+                    skill::MANIFEST_URI,
                     if self.state.live.results {
                         ", toolplane://results/{handle}"
                     } else {
@@ -568,11 +596,17 @@ const SEARCH_SHAPE: &str = "search_capabilities(query: str = \"\", tags: list[st
                             \"brief\" | \"detailed\" | \"full\" = \"brief\", limit: int | null = null)";
 const SCHEMAS_SHAPE: &str = "get_capability_schemas(names: list[str], detail: \"brief\" | \"detailed\" | \"full\" = \"detailed\")";
 
-fn tools(live: Live) -> Vec<Tool> {
+/// The three tools. With `[cli]` on, the descriptions name its bindings (`cli`): they are not in the
+/// registry, and a model looking for a binary's tool must still find them.
+fn tools(live: Live, cli: Option<String>) -> Vec<Tool> {
+    let described = |text: String| match &cli {
+        Some(cli) => format!("{text}\n\n{cli}"),
+        None => text,
+    };
     vec![
         Tool::new(
             "execute_code",
-            text::execute_code_description(live),
+            described(text::execute_code_description(live)),
             object_schema(json!({
                 "type": "object",
                 "properties": {
@@ -584,7 +618,7 @@ fn tools(live: Live) -> Vec<Tool> {
         ),
         Tool::new(
             "search_capabilities",
-            text::SEARCH_DESCRIPTION,
+            described(text::SEARCH_DESCRIPTION.to_string()),
             object_schema(json!({
                 "type": "object",
                 "properties": {
@@ -726,6 +760,12 @@ impl ServerHandler for McpServer {
                      the session.",
                 )
                 .with_mime_type("text/markdown"),
+            Resource::new(skill::SKILL_URI, format!("{}/SKILL.md", skill::NAME))
+                .with_description(skill::description())
+                .with_mime_type("text/markdown"),
+            Resource::new(skill::MANIFEST_URI, format!("{}/_manifest", skill::NAME))
+                .with_description(format!("File listing for {}", skill::NAME))
+                .with_mime_type("application/json"),
         ]))
     }
 

@@ -13,6 +13,8 @@ pub(super) struct Live {
     pub session: bool,
     pub results: bool,
     pub artifacts: bool,
+    /// A binary the `[cli]` allowlist refuses is put to the person (MCP elicitation).
+    pub cli_escalation: bool,
 }
 
 pub(super) fn instructions(live: Live) -> String {
@@ -20,7 +22,8 @@ pub(super) fn instructions(live: Live) -> String {
         "Toolplane runs short Python snippets in a sandbox (execute_code). The sandbox reaches the world only \
          through awaited host functions. Go search-first: search_capabilities finds host capabilities with \
          their exact call shapes; get_capability_schemas gives full JSON schemas; the toolplane://namespace \
-         resource lists everything a snippet can call.",
+         resource lists everything a snippet can call; skill://driving-toolplane/SKILL.md teaches the \
+         conventions in depth (call shapes, sessions, stores, CLI).",
     );
     if live.results {
         text.push_str(
@@ -84,6 +87,10 @@ pub(super) const SEARCH_FOOTER: &str = "Rules for execute_code snippets: every b
 `await`; call capability functions with keywords exactly as shown; awaiting a capability returns the \
 tool's plain value; `return` a JSON-shaped value.";
 
+/// The footer's last line: where to read more.
+const SEARCH_DETAILS: &str = "Details only when needed: toolplane://namespace (full manifest) and \
+skill://driving-toolplane/SKILL.md (conventions).";
+
 /// The text of `search_capabilities`.
 pub(super) fn search_text(
     runtime: &Toolplane,
@@ -93,14 +100,23 @@ pub(super) fn search_text(
     limit: Option<usize>,
 ) -> String {
     let registry = runtime.bridge().registry();
-    let hits = registry.search_tagged(query, tags, limit);
+    let mut hits = registry.search_tagged(query, tags, limit);
+    // `toolplane:cli/run` is the runtime's own, not the registry's: a query about the CLI finds it.
+    if let Some(cli) = runtime.bridge().cli_capability()
+        && crate::commands::query_is_about_cli(runtime.config(), query)
+        && (tags.is_empty() || cli.tags.iter().any(|t| tags.contains(t)))
+        && limit.is_none_or(|limit| hits.len() < limit)
+    {
+        hits.insert(0, (**cli).clone());
+    }
     if detail == Detail::Full {
         // JSON only, as the original: no signpost, no footer.
         return render_capabilities(&hits, detail, &[], RESERVED);
     }
+    let extras = unlisted_surfaces(runtime);
     if hits.is_empty() {
         let total = registry.visible().len();
-        return match total {
+        let signpost = match total {
             0 if runtime.results().is_enabled() || runtime.artifacts().is_enabled() => {
                 "No capabilities are registered. Snippets can still use the stores (save_result, \
                  load_result, save_artifact, load_artifact) and call_tool; read the \
@@ -118,12 +134,36 @@ pub(super) fn search_text(
                     "capability is"
                 } else {
                     "capabilities are"
-                }
+                },
             ),
+        };
+        return match extras {
+            Some(line) => format!("{signpost}\n{line}"),
+            None => signpost,
         };
     }
     let rendered = render_capabilities(&hits, detail, &[], RESERVED);
-    format!("{rendered}\n\n{SEARCH_FOOTER}")
+    match extras {
+        Some(line) => format!("{rendered}\n\n{SEARCH_FOOTER}\n{line}\n{SEARCH_DETAILS}"),
+        None => format!("{rendered}\n\n{SEARCH_FOOTER}\n{SEARCH_DETAILS}"),
+    }
+}
+
+/// The bound surfaces a registry search cannot return, in one line (the original's
+/// `unlisted_surfaces`): the CLI bindings, when `[cli]` is on, and the result store.
+pub(super) fn unlisted_surfaces(runtime: &Toolplane) -> Option<String> {
+    let mut extras: Vec<String> = crate::commands::surface(runtime.config(), runtime.registry())
+        .into_iter()
+        .collect();
+    if runtime.results().is_enabled() {
+        extras.push("`save_result`/`load_result`".into());
+    }
+    (!extras.is_empty()).then(|| {
+        format!(
+            "The namespace also binds surfaces search does not list: {}.",
+            extras.join("; ")
+        )
+    })
 }
 
 /// The `toolplane://namespace` manifest: everything bound in a snippet.
@@ -194,12 +234,16 @@ pub(super) fn namespace_manifest(runtime: &Toolplane, live: Live) -> String {
              (\"artifact store is disabled\").\n",
         );
     }
+    out.push_str(&crate::commands::manifest_section(
+        config,
+        live.cli_escalation,
+    ));
     let limits = &config.limits;
     out.push_str(&format!(
         "\n## Limits\n\nEach run: {} s wall time (TimeoutError), {} MiB memory (MemoryError), {} bytes of \
          output, recursion depth {} (RecursionError), {} calls started and not yet awaited \
          (RuntimeError: await some, e.g. gather in batches). No files, network, environment or \
-         processes: the functions above are the only door.\n",
+         processes of its own: the functions above are the only door.\n",
         limits.timeout_seconds,
         if live.session {
             config.limits.session_max_memory_mb

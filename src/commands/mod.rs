@@ -19,17 +19,32 @@ use crate::host_error::{BuiltinBase, HostError};
 
 use crate::namespace::CLI_RUN;
 
+mod escalation;
+#[cfg(feature = "mcp")]
+pub(crate) use escalation::{AskGuard, AskPerson};
+
+/// A runtime's `[cli]` state: the commands running now, and the binaries granted for its life.
+#[derive(Debug, Clone, Default)]
+pub(crate) struct Commands {
+    pub(crate) live: LiveGroups,
+    pub(crate) escalation: escalation::Escalation,
+}
+
+impl Commands {
+    /// Asks the person (through `ask`) about refused binaries until the guard is dropped.
+    #[cfg(feature = "mcp")]
+    pub(crate) fn ask_with(&self, ask: AskPerson) -> AskGuard {
+        self.escalation.ask_with(ask)
+    }
+}
+
 /// The names `[cli]` always binds when on.
 pub(crate) const ROOT_NAMES: &[&str] = &["cli", "cli_run"];
 
 /// Names the CLI bindings never take: they are `cli`, `cli_run`, or the snippet's own.
 const RESERVED: &[&str] = &["call_tool", "cli", "cli_run", "reset_session"];
 
-/// The one lesson on the call shape every CLI failure teaches (the original's text).
-const SHAPE_GUIDANCE: &str = "CLI call shape: subcommand as the first positional argument, flags as \
-keyword arguments \u{2014} e.g. await git('log', oneline=True, max_count=3) or await cli_run('git', \
-'log', {'oneline': True, 'max_count': 3}). Flags that must precede the subcommand (git -C, kubectl \
---context) go in _global: await git('log', _global={'C': '/path/to/repo'})";
+use crate::namespace::CLI_SHAPE_GUIDANCE as SHAPE_GUIDANCE;
 
 /// Binaries whose long flags take their value inline (`--format=%h`), as cli-to-py's
 /// `INLINE_VALUE_BINARIES`: git's revision options accept only that form.
@@ -65,11 +80,17 @@ struct Policy {
     hidden_env: BTreeSet<String>,
     max_output_bytes: usize,
     live: LiveGroups,
+    escalation: escalation::Escalation,
+    audit: Option<Arc<crate::audit::AuditLog>>,
 }
 
 /// The `toolplane:cli/run` capability for `config`, or `None` when `[cli]` is disabled; its commands
 /// are in `live` while they run.
-pub(crate) fn capability(config: &Config, live: &LiveGroups) -> Option<Capability> {
+pub(crate) fn capability(
+    config: &Config,
+    commands: &Commands,
+    audit: Option<Arc<crate::audit::AuditLog>>,
+) -> Option<Capability> {
     let allowed = match config.cli.mode.as_str() {
         "allowlist" => Some(config.cli.allow.iter().cloned().collect()),
         "ambient" => None,
@@ -80,7 +101,9 @@ pub(crate) fn capability(config: &Config, live: &LiveGroups) -> Option<Capabilit
         cwd: config.cli.cwd.clone(),
         hidden_env: secret_variables(config),
         max_output_bytes: config.limits.max_output_bytes,
-        live: live.clone(),
+        live: commands.live.clone(),
+        escalation: commands.escalation.clone(),
+        audit,
     });
     let capability = Capability::new_async(CLI_RUN, move |params| {
         let policy = policy.clone();
@@ -124,7 +147,8 @@ pub(crate) fn capability(config: &Config, live: &LiveGroups) -> Option<Capabilit
 }
 
 /// The binaries a run binds by name (`await git(...)`): in allowlist mode each allowed binary whose name
-/// is a Python identifier no other binding takes. `cli` and `cli_run` are bound whenever `[cli]` is on.
+/// is a Python identifier no other binding takes. A binary granted later is reached through `cli_run`
+/// and `cli`. `cli` and `cli_run` are bound whenever `[cli]` is on.
 pub(crate) fn bound_names(config: &Config, taken: impl Fn(&str) -> bool) -> Option<Vec<String>> {
     match config.cli.mode.as_str() {
         "allowlist" => Some(
@@ -144,6 +168,107 @@ pub(crate) fn bound_names(config: &Config, taken: impl Fn(&str) -> bool) -> Opti
         "ambient" => Some(Vec::new()),
         _ => None,
     }
+}
+
+/// What `[cli]` binds, in words for a model: the names and call shapes, as the original's
+/// `cli_surface` line; `None` when `[cli]` is disabled. `registry` decides which names capability
+/// aliases took.
+#[cfg(feature = "mcp")]
+pub(crate) fn surface(config: &Config, registry: &crate::capabilities::Registry) -> Option<String> {
+    const RETURNS: &str = "returning {'stdout','stderr','exit_code','ok'}";
+    let aliases = registry.bindable();
+    let flat = bound_names(config, |name| {
+        aliases.iter().any(|(alias, ..)| alias == name)
+    })?;
+    if config.cli.mode == "ambient" {
+        return Some(format!(
+            "CLI: any binary on PATH (ambient policy) \u{2014} shape `await cli_run('<binary>', \
+             '<subcommand>', {{'flag': value}})` or `await cli.<binary>('<subcommand>', flag=value)`, \
+             {RETURNS}"
+        ));
+    }
+    let other: Vec<&str> = config
+        .cli
+        .allow
+        .iter()
+        .filter(|name| !flat.contains(name))
+        .map(String::as_str)
+        .collect();
+    let mut parts = Vec::new();
+    if let Some(first) = flat.first() {
+        parts.push(format!(
+            "CLI bindings for: {} \u{2014} shape `await {first}('<subcommand>', flag=value)`, {RETURNS}",
+            flat.join(", ")
+        ));
+    }
+    if let Some(first) = other.first() {
+        parts.push(format!(
+            "via cli_run only: {} \u{2014} shape `await cli_run('{first}', '<subcommand>', {{'flag': value}})`",
+            other.join(", ")
+        ));
+    }
+    Some(parts.join("; "))
+}
+
+/// The `## CLI` section of the `toolplane://namespace` manifest. `escalation`: a refused binary is
+/// put to the person.
+#[cfg(feature = "mcp")]
+pub(crate) fn manifest_section(config: &Config, escalation: bool) -> String {
+    let mut out = String::from("\n## CLI\n\n");
+    match config.cli.mode.as_str() {
+        "allowlist" => out.push_str(&format!(
+            "Allowed binaries: {} (`[cli] mode = \"allowlist\"`).\n\n",
+            config.cli.allow.join(", ")
+        )),
+        "ambient" => out.push_str(
+            "Any binary on the host's PATH runs (`[cli] mode = \"ambient\"`); none is bound by name.\n\n",
+        ),
+        _ => {
+            out.push_str("CLI access is disabled in this configuration.\n");
+            return out;
+        }
+    }
+    out.push_str(
+        "- Each allowed binary whose name is a Python identifier is bound as an async function: the \
+         subcommand as the first positional argument, flags as keyword arguments \u{2014} e.g. \
+         `await git('log', oneline=True, max_count=3)`.\n\
+         - Flags that must precede the subcommand (`git -C`, `kubectl --context`) go in `_global`: \
+         `await git('log', _global={'C': '/path/to/repo'})`. Positionals go in `_`: \
+         `await ls(_=['-la', 'docs'])`.\n\
+         - Awaiting returns `{'stdout', 'stderr', 'exit_code', 'ok'}`; the call also has `.text()`, \
+         `.lines()` and `.json()`. A non-zero exit is a value, not an exception.\n\
+         - Any binary: `await cli_run('<binary>', '<subcommand>', {'flag': value})` or \
+         `await cli.<binary>(...)`; the host refuses what the policy does not allow (PermissionError), \
+         and a binary not on PATH is a FileNotFoundError.\n\
+         - The binary runs directly (no shell), with empty stdin and no secrets in its environment; \
+         stdout and stderr together are capped at the output limit, and it is killed with everything \
+         it started when the run ends.\n",
+    );
+    if escalation && config.cli.mode == "allowlist" {
+        out.push_str(
+            "- If you need a binary outside the allowlist, call it through `cli_run` (or `cli`): the \
+             server pauses and asks the person to allow it for the rest of this server session, once \
+             per binary. If refused, you get the policy error \u{2014} use an allowed binary instead of \
+             retrying.\n",
+        );
+    }
+    out
+}
+
+/// Whether a search `query` is about `[cli]`: a word of it is `cli`, `command`, `shell`, … or an
+/// allowed binary's name.
+#[cfg(feature = "mcp")]
+pub(crate) fn query_is_about_cli(config: &Config, query: &str) -> bool {
+    const WORDS: &[&str] = &[
+        "cli", "command", "commands", "binary", "binaries", "shell", "terminal", "run", "exec",
+    ];
+    query
+        .split(|c: char| !(c.is_alphanumeric() || c == '-' || c == '_' || c == '.'))
+        .filter(|word| !word.is_empty())
+        .any(|word| {
+            let word = word.to_lowercase();
+            WORDS.contains(&word.as_str()) || config.cli.allow.contains(&word)
+        })
 }
 
 /// Every `NAME` of an `env://NAME` value in the config: the variables secrets come from.
@@ -193,7 +318,9 @@ async fn run(policy: Arc<Policy>, params: Value) -> Result<Value, HostError> {
             )));
         }
     };
-    check_policy(&policy, &binary)?;
+    if !granted(&policy, &binary).await {
+        check_policy(&policy, &binary)?;
+    }
     let argv = argv(&binary, params.get("subcommand"), params.get("options"))?;
     let program = find_on_path(&binary, std::env::var_os("PATH").as_deref()).ok_or_else(|| {
         HostError::new(
@@ -217,11 +344,27 @@ async fn run(policy: Arc<Policy>, params: Value) -> Result<Value, HostError> {
     }))
 }
 
+/// Whether an allowlist that does not name `binary` lets it run anyway: granted for the life of the
+/// runtime, now or before (a plain name only).
+async fn granted(policy: &Policy, binary: &str) -> bool {
+    match &policy.allowed {
+        Some(allowed) if !allowed.contains(binary) && is_plain_name(binary) => {
+            policy
+                .escalation
+                .grant(binary, allowed, policy.audit.as_deref())
+                .await
+        }
+        _ => false,
+    }
+}
+
 fn check_policy(policy: &Policy, binary: &str) -> Result<(), HostError> {
     if let Some(allowed) = &policy.allowed
         && !allowed.contains(binary)
     {
-        let listed: Vec<&str> = allowed.iter().map(String::as_str).collect();
+        let granted = policy.escalation.granted();
+        let listed: BTreeSet<&str> = allowed.iter().chain(&granted).map(String::as_str).collect();
+        let listed: Vec<&str> = listed.into_iter().collect();
         let hint = if is_plain_name(binary) {
             format!(" To allow it: toolplane cli allow {binary}")
         } else {
