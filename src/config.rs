@@ -515,6 +515,22 @@ impl CliConfig {
     }
 }
 
+/// The rule for a secret's name (`keyring://NAME`, `toolplane secret set NAME`): what survives the
+/// names index, every keyring store and a reference; the original's rule and text.
+pub(crate) fn check_secret_name(name: &str) -> Result<(), String> {
+    if name.is_empty()
+        || !name
+            .chars()
+            .all(|c| c.is_ascii_alphanumeric() || matches!(c, '_' | '.' | '-'))
+    {
+        return Err(
+            "secret names must contain only letters, numbers, dots, underscores, and hyphens"
+                .into(),
+        );
+    }
+    Ok(())
+}
+
 /// Whether `name` can only name a file in a directory of `PATH`: letters, digits, `.`, `_`, `+`, `-`,
 /// not starting with `.` or `-`. No `/`, no whitespace, no shell syntax (no shell ever sees it anyway).
 pub(crate) fn is_plain_name(name: &str) -> bool {
@@ -953,16 +969,13 @@ impl McpServerConfig {
                         .into(),
                 );
             }
-            Some(auth) if auth.starts_with("keyring://") => {
-                return error(
-                    "auth",
-                    "keyring:// references are not supported; use env://VAR (read from the \
-                     host's environment when the server is connected)"
-                        .into(),
-                );
+            Some("" | "env://" | "keyring://") => {
+                return error("auth", "needs a token, env://VAR or keyring://NAME".into());
             }
-            Some("" | "env://") => {
-                return error("auth", "needs a token, or env://VAR".into());
+            Some(auth) if auth.starts_with("keyring://") => {
+                if let Err(why) = check_secret_name(&auth["keyring://".len()..]) {
+                    return error("auth", format!("keyring://: {why}"));
+                }
             }
             Some(_) => {}
         }
@@ -976,13 +989,10 @@ impl McpServerConfig {
         }
         for (field, values) in [("env", &self.env), ("headers", &self.headers)] {
             for (key, value) in values {
-                if value.starts_with("keyring://") {
-                    return error(
-                        &format!("{field}.{key}"),
-                        "keyring:// references are not supported; use env://VAR (read from the \
-                         host's environment when the server is connected)"
-                            .into(),
-                    );
+                if let Some(name) = value.strip_prefix("keyring://")
+                    && let Err(why) = check_secret_name(name)
+                {
+                    return error(&format!("{field}.{key}"), format!("keyring://: {why}"));
                 }
                 if let Some(var) = value.strip_prefix("env://")
                     && var.is_empty()

@@ -89,6 +89,8 @@ pub mod mcp_client;
 mod namespace;
 mod runtime;
 pub mod sandbox;
+#[cfg(feature = "keyring")]
+mod secrets;
 pub mod stores;
 mod vm;
 

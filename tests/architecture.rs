@@ -16,6 +16,7 @@ const ALLOWED: &[(&str, &[&str])] = &[
     ("error", &["host_error"]),
     ("config", &["error"]),
     ("audit", &["config", "namespace"]),
+    ("secrets", &["config"]),
     ("stores", &["canonical", "config", "host_error"]),
     (
         "capabilities",
@@ -64,7 +65,10 @@ const ALLOWED: &[(&str, &[&str])] = &[
             "namespace",
         ],
     ),
-    ("mcp_client", &["audit", "capabilities", "config", "engine"]),
+    (
+        "mcp_client",
+        &["audit", "capabilities", "config", "engine", "secrets"],
+    ),
     (
         "runtime",
         &[
@@ -111,6 +115,7 @@ const ALLOWED: &[(&str, &[&str])] = &[
             "namespace",
             "runtime",
             "sandbox",
+            "secrets",
         ],
     ),
 ];

@@ -197,9 +197,9 @@ fn add_refuses_what_the_config_loader_would_refuse() {
                 "--url",
                 "https://x.example/mcp",
                 "--header",
-                "Authorization=keyring://token",
+                "Authorization=keyring://bad/name",
             ],
-            "mcp.servers.x.headers.Authorization: keyring:// references are not supported; use env://",
+            "mcp.servers.x.headers.Authorization: keyring://: secret names must contain only letters",
         ),
         (
             vec!["x", "--header", "Accept", "--url", "https://x.example/mcp"],
@@ -450,6 +450,80 @@ fn import_shows_first_writes_with_yes_and_never_copies_a_secret() {
     );
 }
 
+/// A secret no host variable holds moves into the OS keyring (as the original's import does): the
+/// config says `keyring://SERVER-KEY`, `--yes` stores it (a dry run stores nothing), the same value is
+/// reused, another value never overwritten, and the server gets it.
+#[test]
+fn import_moves_an_unmatched_secret_into_the_keyring() {
+    let (_root, project, home) = places();
+    let server = format!("kr{}", std::process::id());
+    let value = format!("ghp_{}0secret1value2xyz", std::process::id());
+    let source = project.join("servers.json");
+    let write_source = |value: &str| {
+        std::fs::write(
+            &source,
+            serde_json::json!({"mcpServers": {&server: {"command": "npx", "env": {"API_TOKEN": value}}}})
+                .to_string(),
+        )
+        .unwrap()
+    };
+    write_source(&value);
+    let secret = format!("{server}-api_token");
+    let dry = toolplane(
+        &project,
+        &home,
+        &["mcp", "import", "--from", "servers.json"],
+    );
+    assert!(
+        stdout(&dry).contains(&format!(
+            "API_TOKEN: moved to your OS keyring as '{secret}' (wrote keyring://{secret})"
+        )),
+        "{}",
+        stdout(&dry)
+    );
+    let listed = stdout(&toolplane(&project, &home, &["secret", "list"]));
+    assert!(!listed.contains(&secret), "a dry run stored it: {listed}");
+    let out = toolplane(
+        &project,
+        &home,
+        &["mcp", "import", "--from", "servers.json", "--yes"],
+    );
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    assert!(!stdout(&out).contains(&value));
+    let text = read(&project.join("toolplane.toml"));
+    assert!(
+        text.contains(&format!("API_TOKEN = \"keyring://{secret}\"")),
+        "{text}"
+    );
+    assert!(!text.contains(&value));
+    let listed = stdout(&toolplane(&project, &home, &["secret", "list"]));
+    assert!(listed.lines().any(|l| l == secret), "{listed}");
+    // Again, same value: reused. Another value: a new name, the first secret kept.
+    let again = toolplane(
+        &project,
+        &home,
+        &["mcp", "import", "--from", "servers.json", "--force"],
+    );
+    assert!(
+        stdout(&again).contains(&format!("reused existing keyring secret '{secret}'")),
+        "{}",
+        stdout(&again)
+    );
+    write_source("another-value-123456789abc");
+    let other = toolplane(
+        &project,
+        &home,
+        &["mcp", "import", "--from", "servers.json", "--force"],
+    );
+    assert!(
+        stdout(&other).contains(&format!("as '{secret}-2' (wrote keyring://{secret}-2)")),
+        "{}",
+        stdout(&other)
+    );
+    let removed = toolplane(&project, &home, &["secret", "rm", &secret]);
+    assert_eq!(removed.status.code(), Some(0), "{}", stderr(&removed));
+}
+
 #[test]
 fn import_writes_an_unmatched_secret_as_a_variable_to_set() {
     let (_root, project, home) = places();
@@ -462,7 +536,14 @@ fn import_writes_an_unmatched_secret_as_a_variable_to_set() {
     let out = toolplane(
         &project,
         &home,
-        &["mcp", "import", "--from", "servers.json", "--yes"],
+        &[
+            "mcp",
+            "import",
+            "--from",
+            "servers.json",
+            "--env-placeholders",
+            "--yes",
+        ],
     );
     assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
     let report = stdout(&out);
@@ -605,7 +686,14 @@ fn an_imported_config_cannot_choose_which_host_secret_a_server_gets() {
     let out = toolplane_with(
         &project,
         &home,
-        &["mcp", "import", "--from", "claude", "--yes"],
+        &[
+            "mcp",
+            "import",
+            "--from",
+            "claude",
+            "--env-placeholders",
+            "--yes",
+        ],
         &secrets,
     );
     assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));

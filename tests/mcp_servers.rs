@@ -510,12 +510,12 @@ fn server_config_errors_name_the_key() {
         (
             "[mcp.servers.x]\nurl = \"http://h/mcp\"\nheaders = { A = \"keyring://svc/key\" }\n",
             "mcp.servers.x.headers.A",
-            "use env://VAR",
+            "keyring://: secret names must contain only letters, numbers, dots, underscores, and hyphens",
         ),
         (
-            "[mcp.servers.x]\nurl = \"http://h/mcp\"\nauth = \"keyring://svc/key\"\n",
+            "[mcp.servers.x]\nurl = \"http://h/mcp\"\nauth = \"keyring://\"\n",
             "mcp.servers.x.auth",
-            "use env://VAR",
+            "needs a token, env://VAR or keyring://NAME",
         ),
         (
             "[mcp.servers.x]\ncommand = \"a\"\nauth = \"env://T\"\n",
@@ -1209,4 +1209,109 @@ fn the_cli_prints_the_librarys_events_as_asked() {
     assert_eq!(event["level"], "WARN", "{json}");
     assert_eq!(event["fields"]["server"], "missing", "{json}");
     assert_eq!(event["target"], "toolplane::runtime", "{json}");
+}
+
+/// `toolplane secret set|list|rm` keep a secret in the OS keyring (on a machine without a Secret
+/// Service, as CI, the kernel's persistent keyring), and `keyring://NAME` hands it to a server, in
+/// both engines; a missing one names the key and the command that stores it, and no value is printed.
+#[test]
+fn keyring_secrets_reach_a_server_and_never_the_output() {
+    use std::io::Write as _;
+    let toolplane = env!("CARGO_BIN_EXE_toolplane");
+    let name = format!("toolplane-test-{}", std::process::id());
+    let value = format!("s3cr3t-{}", std::process::id());
+    // The names index goes to this HOME, not the user's.
+    let home = tempfile::tempdir().unwrap();
+    let secret = |args: &[&str], stdin: &str| {
+        let mut child = std::process::Command::new(toolplane)
+            .env("HOME", home.path())
+            .arg("secret")
+            .args(args)
+            .stdin(std::process::Stdio::piped())
+            .stdout(std::process::Stdio::piped())
+            .stderr(std::process::Stdio::piped())
+            .spawn()
+            .unwrap();
+        child
+            .stdin
+            .take()
+            .unwrap()
+            .write_all(stdin.as_bytes())
+            .unwrap();
+        let out = child.wait_with_output().unwrap();
+        let (stdout, stderr) = (
+            String::from_utf8_lossy(&out.stdout).into_owned(),
+            String::from_utf8_lossy(&out.stderr).into_owned(),
+        );
+        assert!(!stdout.contains(&value) && !stderr.contains(&value));
+        (out.status.code(), stdout, stderr)
+    };
+    let (code, stdout, stderr) = secret(&["set", &name], &format!("{value}\r\n"));
+    assert_eq!(code, Some(0), "{stderr}");
+    assert_eq!(
+        stdout,
+        format!(
+            "Stored secret '{name}' in the OS keyring; reference it in toolplane.toml as keyring://{name}\n"
+        )
+    );
+    assert!(secret(&["list"], "").1.lines().any(|l| l == name));
+    let doctor = std::process::Command::new(toolplane)
+        .env("HOME", home.path())
+        .current_dir(home.path())
+        .arg("doctor")
+        .output()
+        .unwrap();
+    let doctor = String::from_utf8_lossy(&doctor.stdout).into_owned();
+    assert!(
+        doctor.contains("keyring (keyring://, toolplane secret): "),
+        "{doctor}"
+    );
+    for isolation in isolations() {
+        let mut config = config_with(&fixture_server(&format!(
+            "env = {{ FX_SECRET = \"keyring://{name}\" }}\n"
+        )));
+        config.toolplane.isolation = Some(isolation);
+        let runtime = Toolplane::new(config).unwrap();
+        // Surrounding whitespace (the \r\n of a pipe) is not part of the secret.
+        assert_eq!(
+            ok(runtime
+                .execute("return await fx_environment(name='FX_SECRET')", None)
+                .unwrap()),
+            json!(value),
+            "{isolation:?}"
+        );
+    }
+    let (code, stdout, _) = secret(&["rm", &name], "");
+    assert_eq!(
+        (code, stdout),
+        (Some(0), format!("Deleted secret '{name}'\n"))
+    );
+    let (code, _, stderr) = secret(&["rm", &name], "");
+    assert_eq!(code, Some(2));
+    assert_eq!(stderr, format!("toolplane: no such secret: {name}\n"));
+    assert!(!secret(&["list"], "").1.lines().any(|l| l == name));
+    let runtime = Toolplane::new(config_with(&fixture_server(&format!(
+        "env = {{ FX_SECRET = \"keyring://{name}\" }}\n"
+    ))))
+    .unwrap();
+    match &runtime.mcp_servers()[0] {
+        toolplane::mcp_client::ServerStatus::Unavailable { reason, .. } => assert_eq!(
+            reason,
+            &format!(
+                "env.FX_SECRET: config references keyring://{name} but no such secret is stored \
+                 \u{2014} run: toolplane secret set {name}"
+            )
+        ),
+        other => panic!("{other:?}"),
+    }
+    // The name rule, and no value from an empty pipe.
+    let (code, _, stderr) = secret(&["set", "a/b"], "x");
+    assert_eq!(code, Some(2));
+    assert_eq!(
+        stderr,
+        "toolplane: secret names must contain only letters, numbers, dots, underscores, and hyphens\n"
+    );
+    let (code, _, stderr) = secret(&["set", &name], " \n");
+    assert_eq!(code, Some(2));
+    assert_eq!(stderr, "toolplane: refusing to store an empty secret\n");
 }

@@ -31,7 +31,7 @@ pub(super) enum McpCommand {
     ///
     /// A stdio server: `toolplane mcp add NAME [--env K=V]... -- COMMAND ARGS...` (or `--command CMD
     /// --arg A...`). A streamable-HTTP one: `toolplane mcp add NAME --url URL [--header K=V]...`.
-    /// Values may be `env://VAR`, read from the host's environment when the server is connected.
+    /// Values may be `env://VAR` (the host's environment) or `keyring://NAME` (the OS keyring: `toolplane secret set NAME`), read when the server is connected.
     Add(AddArgs),
     /// Remove an MCP server from a toolplane TOML config.
     Remove {
@@ -93,7 +93,7 @@ pub(super) struct AddArgs {
     /// Seconds one call may take.
     #[arg(long, value_name = "SECONDS", allow_negative_numbers = true)]
     timeout: Option<f64>,
-    /// A bearer token for --url: `env://VAR` (read when the server is connected) or the token
+    /// A bearer token for --url: `env://VAR` or `keyring://NAME` (read when the server is connected) or the token
     /// (`oauth` is not supported yet).
     #[arg(long)]
     auth: Option<String>,
@@ -464,8 +464,8 @@ fn kind(server: &McpServerConfig) -> &'static str {
 
 fn auth_label(server: &McpServerConfig) -> String {
     match &server.auth {
-        // A reference names a variable; a literal token must not be shown.
-        Some(auth) if auth.starts_with("env://") => auth.clone(),
+        // A reference names where the token is; a literal token must not be shown.
+        Some(auth) if auth.starts_with("env://") || auth.starts_with("keyring://") => auth.clone(),
         Some(_) => "bearer".to_string(),
         None if server
             .headers

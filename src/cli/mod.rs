@@ -13,6 +13,7 @@ mod log;
 mod mcp;
 mod pretty;
 mod repl;
+mod secret;
 mod tools;
 mod trust;
 
@@ -81,6 +82,11 @@ enum Command {
     Cli {
         #[command(subcommand)]
         command: tools::CliCommand,
+    },
+    /// Manage secrets in the OS keyring (referenced as keyring://<name>).
+    Secret {
+        #[command(subcommand)]
+        command: secret::SecretCommand,
     },
     /// Serve toolplane to agents.
     Serve {
@@ -215,6 +221,7 @@ pub fn main() -> ExitCode {
         } => serve_mcp(args),
         Command::Mcp { command } => mcp::main(command),
         Command::Cli { command } => tools::main(command),
+        Command::Secret { command } => secret::main(command),
         Command::Trust(args) => trust::main(args),
         Command::Repl {
             config,
@@ -707,6 +714,25 @@ fn doctor(path: Option<&Path>) -> Result<ExitCode, UsageError> {
             .unwrap_or_else(Isolation::default_here)
             .as_str()
     );
+    // Only a config that references the keyring needs one: a missing keyring is a problem then.
+    let uses_keyring = config.mcp.servers.values().any(|server| {
+        server
+            .env
+            .values()
+            .chain(server.headers.values())
+            .chain(server.auth.iter())
+            .any(|value| value.starts_with("keyring://"))
+    });
+    match crate::secrets::Keyring::open() {
+        Ok(keyring) => println!(
+            "keyring (keyring://, toolplane secret): {}",
+            keyring.backend()
+        ),
+        Err(why) => {
+            healthy &= !uses_keyring;
+            println!("keyring (keyring://, toolplane secret): none: {why}");
+        }
+    }
     if !config.mcp.servers.is_empty() {
         println!("MCP servers ([mcp.servers.*]):");
         println!("  {}", crate::mcp_client::server_protections());

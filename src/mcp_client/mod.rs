@@ -1179,8 +1179,8 @@ async fn connect_http(url: &str, server: &McpServerConfig) -> Result<Client, Str
 /// The prefix of the variables `toolplane mcp import` writes as placeholders for secrets to fill in.
 pub(crate) const IMPORT_PLACEHOLDER_PREFIX: &str = "TOOLPLANE_IMPORT_";
 
-/// `values` with each `env://VAR` replaced by the host's `VAR`; a missing variable names the key,
-/// never a value.
+/// `values` with each `env://VAR` replaced by the host's `VAR` and each `keyring://NAME` by the OS
+/// keyring's secret; a missing one names the key and how to provide it, never a value.
 fn resolve_secrets(
     field: &str,
     values: &BTreeMap<String, String>,
@@ -1188,6 +1188,16 @@ fn resolve_secrets(
     values
         .iter()
         .map(|(key, value)| match value.strip_prefix("env://") {
+            None if value.starts_with("keyring://") => {
+                let at = if key.is_empty() {
+                    field.to_string()
+                } else {
+                    format!("{field}.{key}")
+                };
+                crate::secrets::resolve(&value["keyring://".len()..])
+                    .map(|resolved| (key.clone(), resolved))
+                    .map_err(|why| format!("{at}: {why}"))
+            }
             Some(var) => std::env::var(var)
                 .map(|resolved| (key.clone(), resolved))
                 .map_err(|_| {

@@ -3,7 +3,9 @@
 //! checked-in `.mcp.json` may be hostile.
 //!
 //! - What looks like a secret is never copied as a literal (unless `--plaintext`): it becomes
-//!   `env://VAR` for a host variable that already holds exactly that value, or else a placeholder
+//!   `env://VAR` for a host variable that already holds exactly that value, or else it moves into the
+//!   OS keyring as `keyring://<SERVER>-<KEY>` (stored with `--yes`; a name holding another value is
+//!   never overwritten), or, with `--env-placeholders` or no keyring, a placeholder
 //!   `env://TOOLPLANE_IMPORT_<SERVER>_<KEY>` for the user to set.
 //! - The source never chooses which host variable a server gets: a variable it names
 //!   (`bearer_token_env_var`, `env_http_headers`) becomes a placeholder too, and a value that already is
@@ -44,9 +46,13 @@ pub(crate) struct ImportArgs {
     /// Replace servers already configured under the same name.
     #[arg(long)]
     force: bool,
-    /// Copy values that look like secrets as they are, instead of as env:// references.
+    /// Copy values that look like secrets as they are, instead of as env:// or keyring:// references.
     #[arg(long)]
     plaintext: bool,
+    /// Write a secret no host variable holds as an env:// placeholder to set, instead of moving it
+    /// into the OS keyring.
+    #[arg(long, conflicts_with = "plaintext")]
+    env_placeholders: bool,
     /// Import servers whose env sets variables that load code into them (LD_PRELOAD, NODE_OPTIONS,
     /// PATH, ...): only for a source you trust.
     #[arg(long)]
@@ -103,6 +109,89 @@ struct Found {
 }
 
 /// One server ready to be written, and what the user must know about it.
+/// Where the secrets an import finds go: the OS keyring, unless it is off or missing.
+struct Secrets {
+    keyring: Result<crate::secrets::Keyring, String>,
+    /// Names taken by this import (two servers can make the same one).
+    used: std::collections::BTreeSet<String>,
+    /// What `--yes` stores: (name, value).
+    to_store: Vec<(String, String)>,
+}
+
+impl Secrets {
+    fn new(env_placeholders: bool) -> Self {
+        Self {
+            keyring: if env_placeholders {
+                Err("--env-placeholders".into())
+            } else {
+                crate::secrets::Keyring::open()
+            },
+            used: Default::default(),
+            to_store: Vec::new(),
+        }
+    }
+
+    /// The keyring name for `server`'s `key` holding `value`, and whether it must be stored: a name
+    /// that already holds this value is reused, one that holds another is passed over (`-2`, `-3`…).
+    fn name_for(&mut self, server: &str, key: &str, value: &str) -> Result<(String, bool), String> {
+        let keyring = self.keyring.as_ref().map_err(Clone::clone)?;
+        let slug: String = key
+            .to_lowercase()
+            .chars()
+            .map(|c| {
+                if c.is_ascii_alphanumeric() || "_.-".contains(c) {
+                    c
+                } else {
+                    '-'
+                }
+            })
+            .collect();
+        let slug = slug.trim_matches(|c| c == '-' || c == '.');
+        let base = if slug.is_empty() {
+            server.to_string()
+        } else {
+            format!("{server}-{slug}")
+        };
+        let mut candidate = base.clone();
+        for counter in 2.. {
+            if !self.used.contains(&candidate) {
+                match keyring.get(&candidate)? {
+                    Some(existing) if existing == value => {
+                        self.used.insert(candidate.clone());
+                        return Ok((candidate, false));
+                    }
+                    None => {
+                        self.used.insert(candidate.clone());
+                        self.to_store.push((candidate.clone(), value.to_string()));
+                        return Ok((candidate, true));
+                    }
+                    Some(_) => {}
+                }
+            }
+            candidate = format!("{base}-{counter}");
+        }
+        unreachable!("the counter is unbounded")
+    }
+
+    /// Stores what the import moved into the keyring (before the config that references it is
+    /// written: a config must not name a secret that is not there).
+    fn store(&self) -> Result<(), UsageError> {
+        let Ok(keyring) = &self.keyring else {
+            return Ok(());
+        };
+        for (name, value) in &self.to_store {
+            keyring.set(name, value).map_err(|why| {
+                UsageError(format!(
+                    "the OS keyring backend refused to store '{name}' ({why}); nothing was \
+                     written (try --env-placeholders)"
+                ))
+            })?;
+            let _ = crate::secrets::record_name(name, true);
+        }
+        Ok(())
+    }
+}
+
 struct Planned {
     name: String,
     source: String,
@@ -138,6 +227,7 @@ pub(crate) fn main(args: ImportArgs) -> Result<ExitCode, UsageError> {
     let mut imported: Vec<Planned> = Vec::new();
     let mut skipped: Vec<(String, String, String)> = Vec::new();
     let mut seen: Vec<(String, String)> = Vec::new();
+    let mut secrets = Secrets::new(args.env_placeholders || args.plaintext);
     for raw in found {
         let Some(name) = sanitize_name(&raw.name) else {
             skipped.push((
@@ -162,7 +252,13 @@ pub(crate) fn main(args: ImportArgs) -> Result<ExitCode, UsageError> {
             skipped.push((name, raw.source, reason));
             continue;
         }
-        match convert(&name, &raw, args.plaintext, args.allow_loader_env) {
+        match convert(
+            &name,
+            &raw,
+            args.plaintext,
+            args.allow_loader_env,
+            &mut secrets,
+        ) {
             Ok(mut planned) => {
                 if name != raw.name {
                     planned.notes.push(format!(
@@ -181,6 +277,7 @@ pub(crate) fn main(args: ImportArgs) -> Result<ExitCode, UsageError> {
         return Ok(ExitCode::SUCCESS);
     }
     if write && !imported.is_empty() {
+        secrets.store()?;
         write_atomic(edit.path(), &document.to_string())?;
     }
     print!("{}", report(&imported, &skipped, write, &args));
@@ -240,6 +337,7 @@ fn report(
         for (flag, on) in [
             (" --force", args.force),
             (" --plaintext", args.plaintext),
+            (" --env-placeholders", args.env_placeholders),
             (" --allow-loader-env", args.allow_loader_env),
         ] {
             if on {
@@ -447,6 +545,7 @@ fn convert(
     raw: &Found,
     plaintext: bool,
     allow_loader_env: bool,
+    secrets: &mut Secrets,
 ) -> Result<Planned, String> {
     refuse_references(&raw.entry, "")?;
     let entry = &raw.entry;
@@ -505,14 +604,14 @@ fn convert(
                 .push(named_variable_note("bearer_token_env_var", var, "auth"));
         } else if let Some(token) = text("bearer_token").filter(|t| !t.is_empty()) {
             let token = Map::from_iter([("auth".to_string(), Value::String(token.into()))]);
-            let inline = referenced(name, &token, true, plaintext, &mut planned)?;
+            let inline = referenced(name, &token, true, plaintext, &mut planned, secrets)?;
             if let Some(auth) = inline.get("auth") {
                 planned.table["auth"] = value(auth.clone());
             }
         }
         if !headers.is_empty() || !placed.is_empty() {
             // Every header of a remote server is taken for a credential: names do not tell.
-            let mut inline = referenced(name, &headers, true, plaintext, &mut planned)?;
+            let mut inline = referenced(name, &headers, true, plaintext, &mut planned, secrets)?;
             for (header, reference) in placed {
                 inline.insert(&header, reference.into());
             }
@@ -566,7 +665,7 @@ fn convert(
                 }
             }
             if !cleaned.is_empty() {
-                let inline = referenced(name, &cleaned, false, plaintext, &mut planned)?;
+                let inline = referenced(name, &cleaned, false, plaintext, &mut planned, secrets)?;
                 planned.table["env"] = value(inline);
             }
         }
@@ -638,13 +737,14 @@ fn named_variable_note(what: &str, var: &str, key: &str) -> String {
 }
 
 /// `values` as an inline table, each secret-looking one (every one, with `all_secret`) written as
-/// `env://VAR` rather than copied.
+/// `env://VAR` or `keyring://NAME` rather than copied.
 fn referenced(
     server: &str,
     values: &Map<String, Value>,
     all_secret: bool,
     plaintext: bool,
     planned: &mut Planned,
+    secrets: &mut Secrets,
 ) -> Result<InlineTable, String> {
     let mut table = InlineTable::new();
     for (key, val) in values {
@@ -662,14 +762,28 @@ fn referenced(
                     "{shown}: wrote env://{var} instead of the literal value"
                 ));
             }
-            None => {
-                let reference = placeholder(server, key, planned);
-                planned.notes.push(format!(
-                    "{shown}: wrote the placeholder {reference}; the literal value was not copied \
-                     (toolplane has no keyring): set it in the environment that runs toolplane"
-                ));
-                table.insert(key, reference.into());
-            }
+            None => match secrets.name_for(server, key, text) {
+                Ok((secret, true)) => {
+                    table.insert(key, format!("keyring://{secret}").into());
+                    planned.notes.push(format!(
+                        "{shown}: moved to your OS keyring as '{secret}' (wrote keyring://{secret})"
+                    ));
+                }
+                Ok((secret, false)) => {
+                    table.insert(key, format!("keyring://{secret}").into());
+                    planned.notes.push(format!(
+                        "{shown}: reused existing keyring secret '{secret}' (same value already stored)"
+                    ));
+                }
+                Err(why) => {
+                    let reference = placeholder(server, key, planned);
+                    planned.notes.push(format!(
+                        "{shown}: wrote the placeholder {reference}; the literal value was not \
+                         copied (no OS keyring: {why}): set it in the environment that runs toolplane"
+                    ));
+                    table.insert(key, reference.into());
+                }
+            },
         }
     }
     Ok(table)
