@@ -135,7 +135,8 @@ pub struct McpServerConfig {
     /// Seconds one call may take (never more than the run's own time limit).
     pub timeout: Option<f64>,
     /// A bearer token for an HTTP server, sent as `Authorization: Bearer …`: `env://VAR` (as the
-    /// original's) or the token. `"oauth"` is not supported yet (an error says so).
+    /// original's), `keyring://NAME` or the token; `"oauth"` signs in with OAuth 2.1 (`toolplane mcp login
+    /// NAME` once, tokens in the OS keyring).
     pub auth: Option<String>,
     /// `"stdio"`, `"http"` or `"streamable-http"`: implied by `command` or `url` when absent.
     pub transport: Option<String>,
@@ -960,13 +961,10 @@ impl McpServerConfig {
             Some(_) if self.url.is_none() => {
                 return error("auth", "auth is for HTTP servers (with url)".into());
             }
-            Some("oauth") => {
+            Some("oauth") if cfg!(not(feature = "mcp")) => {
                 return error(
                     "auth",
-                    "auth = 'oauth' is not supported yet in toolplane (Rust); pass a token: \
-                     auth = \"env://API_TOKEN\" (sent as a bearer token) or a header, e.g. \
-                     Authorization = \"env://API_TOKEN\""
-                        .into(),
+                    "auth = 'oauth' needs toolplane built with the `mcp` feature".into(),
                 );
             }
             Some("" | "env://" | "keyring://") => {
@@ -1193,8 +1191,8 @@ mod tests {
     fn unsupported_tables_and_backends_are_clear() {
         for (text, needle) in [
             (
-                "[mcp.servers.x]\nurl = \"http://x\"\nauth = \"oauth\"\n",
-                "not supported yet",
+                "[mcp.servers.x]\ncommand = \"x\"\nauth = \"oauth\"\n",
+                "auth is for HTTP servers",
             ),
             (
                 "[toolplane]\ndefault_backend = \"local_unsafe\"\n",

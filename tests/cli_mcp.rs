@@ -188,8 +188,14 @@ fn add_refuses_what_the_config_loader_would_refuse() {
         ),
         (vec!["x", "--url", "ftp://x.example"], "mcp.servers.x.url"),
         (
-            vec!["x", "--url", "https://x.example/mcp", "--auth", "oauth"],
-            "mcp.servers.x.auth",
+            vec![
+                "x",
+                "--url",
+                "https://x.example/mcp",
+                "--auth",
+                "keyring://",
+            ],
+            "mcp.servers.x.auth: needs a token, env://VAR or keyring://NAME",
         ),
         (
             vec![
@@ -815,7 +821,7 @@ fn status_says_when_a_server_wants_credentials() {
     assert_eq!(
         stdout(&out),
         format!(
-            "MCP servers:\n- guarded: auth_required transport=url auth=none detail=cannot connect to http://127.0.0.1:{port}/mcp: the server requires authentication (HTTP 401): set auth = \"env://TOKEN\" (a bearer token) or an Authorization header\n"
+            "MCP servers:\n- guarded: auth_required transport=url auth=none detail=cannot connect to http://127.0.0.1:{port}/mcp: the server requires authentication (HTTP 401): set auth = \"env://TOKEN\" (a bearer token), an Authorization header, or auth = \"oauth\" and run toolplane mcp login\n"
         )
     );
 }

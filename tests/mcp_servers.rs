@@ -503,9 +503,9 @@ fn server_config_errors_name_the_key() {
             "http:// or https://",
         ),
         (
-            "[mcp.servers.x]\nurl = \"http://h/mcp\"\nauth = \"oauth\"\n",
+            "[mcp.servers.x]\ncommand = \"a\"\nauth = \"oauth\"\n",
             "mcp.servers.x.auth",
-            "not supported yet",
+            "auth is for HTTP servers",
         ),
         (
             "[mcp.servers.x]\nurl = \"http://h/mcp\"\nheaders = { A = \"keyring://svc/key\" }\n",

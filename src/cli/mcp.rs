@@ -56,6 +56,39 @@ pub(super) enum McpCommand {
     /// Import MCP servers from another client's config (Claude Desktop, Claude Code, Cursor, Codex,
     /// or a file). Shows what it would add; `--yes` writes it.
     Import(import::ImportArgs),
+    /// Sign in to an MCP server with `auth = "oauth"`: opens the browser (and prints the URL) for the
+    /// authorization server's consent, then keeps the tokens in the OS keyring.
+    Login {
+        /// MCP server name to log in.
+        name: String,
+        /// Path to a toolplane TOML config file.
+        #[arg(long, default_value = DEFAULT_CONFIG)]
+        config: PathBuf,
+        /// How long to wait for the browser flow, in seconds.
+        #[arg(long, default_value_t = 180.0)]
+        timeout: f64,
+        /// A client registered with the authorization server beforehand (else toolplane registers
+        /// one, where the server allows dynamic registration).
+        #[arg(long)]
+        client_id: Option<String>,
+        /// Read the pre-registered client's secret from stdin (never from argv).
+        #[arg(long, requires = "client_id")]
+        client_secret_stdin: bool,
+    },
+    /// Forget an MCP server's OAuth tokens (the next connection needs `toolplane mcp login` again).
+    Logout {
+        /// MCP server name.
+        name: String,
+        /// Path to a toolplane TOML config file.
+        #[arg(long, default_value = DEFAULT_CONFIG)]
+        config: PathBuf,
+    },
+    /// The client the official MCP conformance suite's auth scenarios drive (tokens in memory only).
+    #[command(hide = true)]
+    ConformanceClient {
+        /// The scenario's server URL.
+        url: String,
+    },
 }
 
 #[derive(clap::Args, Debug)]
@@ -94,7 +127,7 @@ pub(super) struct AddArgs {
     #[arg(long, value_name = "SECONDS", allow_negative_numbers = true)]
     timeout: Option<f64>,
     /// A bearer token for --url: `env://VAR` or `keyring://NAME` (read when the server is connected) or the token
-    /// (`oauth` is not supported yet).
+    /// (`oauth`: sign in with `toolplane mcp login NAME`; tokens in the OS keyring).
     #[arg(long)]
     auth: Option<String>,
     /// The stdio server's command and arguments, after `--`.
@@ -124,6 +157,118 @@ pub(super) fn main(command: McpCommand) -> Result<ExitCode, UsageError> {
             status(&path, &names, timeout)
         }
         McpCommand::Import(args) => import::main(args),
+        McpCommand::Login {
+            name,
+            config,
+            timeout,
+            client_id,
+            client_secret_stdin,
+        } => login(&config, &name, timeout, client_id, client_secret_stdin),
+        McpCommand::Logout { name, config } => {
+            let servers = load_servers(&config)?;
+            let url = servers
+                .get(&name)
+                .and_then(|server| server.url.clone())
+                .ok_or_else(|| UsageError(format!("Unknown MCP server: {name}")))?;
+            let keyring = crate::secrets::Keyring::open()
+                .map_err(|why| UsageError(format!("no OS keyring is available ({why})")))?;
+            let entry = crate::mcp_client::oauth::token_entry(&name, &url);
+            match keyring.delete(&entry) {
+                Ok(true) => println!("Forgot the OAuth tokens of '{name}'"),
+                Ok(false) => println!("No OAuth tokens stored for '{name}'"),
+                Err(why) => {
+                    return Err(UsageError(format!("the OS keyring backend failed ({why})")));
+                }
+            }
+            Ok(ExitCode::SUCCESS)
+        }
+        McpCommand::ConformanceClient { url } => {
+            let outcome = tokio::runtime::Runtime::new()
+                .map_err(|e| UsageError(e.to_string()))?
+                .block_on(crate::mcp_client::oauth::conformance_client(&url));
+            match outcome {
+                Ok(done) => {
+                    println!("{done}");
+                    Ok(ExitCode::SUCCESS)
+                }
+                Err(why) => Err(UsageError(why)),
+            }
+        }
+    }
+}
+
+fn login(
+    path: &Path,
+    name: &str,
+    timeout: f64,
+    client_id: Option<String>,
+    client_secret_stdin: bool,
+) -> Result<ExitCode, UsageError> {
+    if !(timeout.is_finite() && timeout > 0.0) {
+        return Err(UsageError("--timeout must be greater than zero".into()));
+    }
+    let servers = load_servers(path)?;
+    let server = servers
+        .get(name)
+        .ok_or_else(|| UsageError(format!("Unknown MCP server: {name}")))?;
+    let url = match (&server.url, server.auth.as_deref()) {
+        (Some(url), Some("oauth")) => url.clone(),
+        _ => {
+            return Err(UsageError(format!(
+                "MCP server '{name}' does not sign in with OAuth: set url and auth = \"oauth\" for it \
+                 (toolplane mcp add {name} --url URL --auth oauth)"
+            )));
+        }
+    };
+    let client_secret = if client_secret_stdin {
+        let mut text = String::new();
+        std::io::Read::read_to_string(&mut std::io::stdin(), &mut text)
+            .map_err(|e| UsageError(format!("cannot read the client secret from stdin: {e}")))?;
+        Some(text.trim().to_string()).filter(|s| !s.is_empty())
+    } else {
+        None
+    };
+    let client = crate::mcp_client::oauth::PreRegistered {
+        client_id,
+        client_secret,
+    };
+    eprintln!("Logging in to '{name}'; a browser window may open to complete authentication...");
+    let timeout = Duration::from_secs_f64(timeout);
+    let runtime = tokio::runtime::Runtime::new().map_err(|e| UsageError(e.to_string()))?;
+    let browse = |authorization_url: String| {
+        eprintln!(
+            "Open this URL in a browser to sign in (waiting {} s):\n{authorization_url}",
+            timeout.as_secs()
+        );
+        if let Err(e) = webbrowser::open(&authorization_url) {
+            eprintln!("(no browser opened: {e})");
+        }
+        std::future::ready(())
+    };
+    let signed_in = runtime.block_on(crate::mcp_client::oauth::login(
+        name, &url, &client, timeout, browse,
+    ));
+    if let Err(why) = signed_in {
+        return Err(UsageError(format!(
+            "Login failed for '{name}': {}",
+            super::printable(&why)
+        )));
+    }
+    // As the original: the login is proven by a connection that lists the tools.
+    let mut one = BTreeMap::new();
+    one.insert(name.to_string(), server.clone());
+    match crate::mcp_client::probe_servers_blocking(&one, Duration::from_secs(30)).pop() {
+        Some((_, Probe::Ok { tools })) => {
+            println!("Login succeeded for '{name}': {tools} tools");
+            Ok(ExitCode::SUCCESS)
+        }
+        Some((_, Probe::Failed(why))) => Err(UsageError(format!(
+            "Login failed for '{name}': {}",
+            super::printable(&why)
+        ))),
+        _ => Err(UsageError(format!(
+            "Login failed for '{name}': the server did not answer after the sign-in"
+        ))),
     }
 }
 
@@ -465,7 +610,11 @@ fn kind(server: &McpServerConfig) -> &'static str {
 fn auth_label(server: &McpServerConfig) -> String {
     match &server.auth {
         // A reference names where the token is; a literal token must not be shown.
-        Some(auth) if auth.starts_with("env://") || auth.starts_with("keyring://") => auth.clone(),
+        Some(auth)
+            if auth == "oauth" || auth.starts_with("env://") || auth.starts_with("keyring://") =>
+        {
+            auth.clone()
+        }
         Some(_) => "bearer".to_string(),
         None if server
             .headers
@@ -482,6 +631,7 @@ fn auth_label(server: &McpServerConfig) -> String {
 fn looks_auth_required(reason: &str) -> bool {
     let lowered = reason.to_lowercase();
     [
+        "auth_required",
         "401",
         "403",
         "unauthorized",

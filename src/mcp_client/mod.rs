@@ -18,6 +18,7 @@
 //! }
 //! ```
 
+pub(crate) mod oauth;
 mod reply_bounds;
 
 use std::collections::BTreeMap;
@@ -665,7 +666,7 @@ async fn connect(name: &str, server: &McpServerConfig) -> Result<(Client, Vec<To
     let connected = async {
         let client = match (&server.command, &server.url) {
             (Some(command), _) => connect_stdio(name, command, server).await?,
-            (None, Some(url)) => connect_http(url, server).await?,
+            (None, Some(url)) => connect_http(name, url, server).await?,
             (None, None) => return Err("neither command nor url is set".into()),
         };
         let tools = list_tools_bounded(name, &client).await?;
@@ -1146,7 +1147,7 @@ fn keep_the_host_unreadable() {
     }
 }
 
-async fn connect_http(url: &str, server: &McpServerConfig) -> Result<Client, String> {
+async fn connect_http(name: &str, url: &str, server: &McpServerConfig) -> Result<Client, String> {
     let mut headers = std::collections::HashMap::new();
     for (key, value) in resolve_secrets("headers", &server.headers)? {
         let name = hyper::header::HeaderName::try_from(key.as_str())
@@ -1157,18 +1158,29 @@ async fn connect_http(url: &str, server: &McpServerConfig) -> Result<Client, Str
     }
     let mut config = StreamableHttpClientTransportConfig::with_uri(url.to_string());
     config.custom_headers = headers;
-    if let Some(auth) = &server.auth {
-        let token = BTreeMap::from([(String::new(), auth.clone())]);
-        let resolved = resolve_secrets("auth", &token)?;
-        config.auth_header = resolved.into_iter().next().map(|(_, token)| token);
-    }
     config.max_sse_event_size = MAX_MESSAGE_BYTES;
     config.max_json_response_size = MAX_MESSAGE_BYTES;
-    let transport = StreamableHttpClientTransport::from_config(config);
-    let service = ()
-        .serve(transport)
-        .await
-        .map_err(|e| format!("cannot connect to {url}: {}", http_failure(&e.to_string())))?;
+    let connected = if server.auth.as_deref() == Some("oauth") {
+        let client = oauth::authorized_client(name, url).await?;
+        ().serve(StreamableHttpClientTransport::with_client(client, config))
+            .await
+    } else {
+        if let Some(auth) = &server.auth {
+            let token = BTreeMap::from([(String::new(), auth.clone())]);
+            let resolved = resolve_secrets("auth", &token)?;
+            config.auth_header = resolved.into_iter().next().map(|(_, token)| token);
+        }
+        ().serve(StreamableHttpClientTransport::from_config(config))
+            .await
+    };
+    let service = connected.map_err(|e| {
+        let failure = http_failure(&e.to_string());
+        if server.auth.as_deref() == Some("oauth") && failure.contains("(HTTP 401)") {
+            oauth::login_needed(name)
+        } else {
+            format!("cannot connect to {url}: {failure}")
+        }
+    })?;
     Ok(Client {
         service,
         _process: None,
@@ -1271,7 +1283,7 @@ fn http_failure(text: &str) -> String {
     };
     if text.starts_with("Auth required") {
         return "the server requires authentication (HTTP 401): set auth = \"env://TOKEN\" (a bearer \
-                token) or an Authorization header"
+                token), an Authorization header, or auth = \"oauth\" and run toolplane mcp login"
             .into();
     }
     text
