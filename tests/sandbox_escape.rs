@@ -6,6 +6,9 @@
 //! - a loopback listener (`port`) that must see no connection,
 //! - a handle saved by another runtime (`foreign_handle`), which must not load.
 //!
+//! The runtime allows two command-line tools (`[cli]`: `echo`, `printf`), so `escape/cli.py` tries the
+//! new door: other binaries, paths, shells, expansion and flag injection.
+//!
 //! Each attempt must end with a clean error or a harmless value (never a crashed sandbox), and a probe
 //! run after it must see a pristine namespace (nothing leaks into a later fresh run). An attempt whose
 //! first line is `# expect: ErrorType` must end with exactly that error.
@@ -25,6 +28,7 @@ const SUITES: &[(&str, &str)] = &[
     ("introspection", include_str!("escape/introspection.py")),
     ("state", include_str!("escape/state.py")),
     ("imports", include_str!("escape/imports.py")),
+    ("cli", include_str!("escape/cli.py")),
 ];
 
 const CANARY_ENV: &str = "TOOLPLANE_ESCAPE_CANARY";
@@ -125,7 +129,10 @@ impl Canaries {
 }
 
 fn runtime(isolation: Isolation) -> Toolplane {
-    let mut config = Config::default();
+    // The command-line door is open for two binaries that can read neither files nor the environment.
+    let mut config =
+        Config::from_toml_str("[cli]\nmode = \"allowlist\"\nallow = [\"echo\", \"printf\"]\n")
+            .unwrap();
     config.toolplane.isolation = Some(isolation);
     config.toolplane.worker_path = Some(env!("CARGO_BIN_EXE_toolplane").into());
     config.limits.timeout_seconds = 2.0;

@@ -758,6 +758,32 @@ mod tests {
         assert_eq!(err.base, BuiltinBase::TypeError);
     }
 
+    /// PATH tricks: a relative entry (`.`, `bin`, empty: the current directory) is never searched, and
+    /// a file without an execute bit is passed over.
+    #[test]
+    fn only_absolute_path_entries_and_executables_are_found() {
+        use std::os::unix::fs::PermissionsExt as _;
+        let dir = tempfile::tempdir().unwrap();
+        let (plain, exec) = (dir.path().join("plain"), dir.path().join("exec"));
+        for d in [&plain, &exec] {
+            std::fs::create_dir(d).unwrap();
+            std::fs::write(d.join("tool"), "#!/bin/sh\n").unwrap();
+        }
+        std::fs::set_permissions(exec.join("tool"), std::fs::Permissions::from_mode(0o755))
+            .unwrap();
+        let path = std::env::join_paths([&plain, &exec]).unwrap();
+        assert_eq!(find_on_path("tool", Some(&path)), Some(exec.join("tool")));
+        // The same directory named relative to the current one: never searched.
+        let cwd = std::env::current_dir().unwrap();
+        let up = "../".repeat(cwd.components().count());
+        let relative = format!("{up}{}", exec.display().to_string().trim_start_matches('/'));
+        assert!(std::path::Path::new(&relative).join("tool").exists());
+        for entry in [relative.as_str(), ".", ""] {
+            let path = std::ffi::OsString::from(entry);
+            assert_eq!(find_on_path("tool", Some(&path)), None, "{entry:?}");
+        }
+    }
+
     #[test]
     fn only_plain_names_run() {
         for good in [
