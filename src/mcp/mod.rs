@@ -1038,3 +1038,24 @@ async fn shutdown_signal() -> std::io::Result<()> {
     }
     Ok(())
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A grant is the process's: only a server with one client (stdio) asks the person, and only when
+    /// an allowlist has something to escalate past.
+    #[test]
+    fn only_a_single_client_server_with_an_allowlist_asks_about_binaries() {
+        let asks = |cli: &str, transport: Transport| {
+            let config = Config::from_toml_str(cli).unwrap();
+            let runtime = Toolplane::new(config).unwrap();
+            McpServer::new(runtime, transport).state.live.cli_escalation
+        };
+        let allowlist = "[cli]\nmode = \"allowlist\"\nallow = [\"echo\"]\n";
+        assert!(asks(allowlist, Transport::Stdio));
+        assert!(!asks(allowlist, Transport::Http));
+        assert!(!asks("[cli]\nmode = \"ambient\"\n", Transport::Stdio));
+        assert!(!asks("", Transport::Stdio));
+    }
+}
