@@ -49,6 +49,79 @@ pub struct Config {
     pub audit: AuditConfig,
     /// `[hybrid]`
     pub hybrid: HybridConfig,
+    /// `[http]`
+    pub http: HttpConfig,
+}
+
+/// `[http]`: what `toolplane serve mcp --transport http` asks of its clients. `tokens` names principals
+/// and their bearer tokens (`alice = "env://ALICE_TOKEN"`, any secret reference `[mcp.servers.*]`
+/// accepts, or a list of them for rotation): with any set, every request needs one, compared in
+/// constant time, and a request without a valid one gets 401.
+///
+/// ```
+/// let cfg = toolplane::Config::from_toml_str(
+///     "[http.tokens]\nalice = \"env://ALICE_TOKEN\"\nbob = [\"keyring://bob-new\", \"keyring://bob-old\"]\n",
+/// ).unwrap();
+/// assert_eq!(cfg.http.tokens["bob"].len(), 2);
+/// assert!(toolplane::Config::from_toml_str("[http.tokens]\n\"a b\" = \"x\"\n").is_err());
+/// ```
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, Default)]
+#[serde(default, deny_unknown_fields)]
+#[non_exhaustive]
+pub struct HttpConfig {
+    /// Bearer tokens by principal: each principal's accepted tokens (or secret references to them).
+    #[serde(deserialize_with = "one_or_many")]
+    pub tokens: BTreeMap<String, Vec<String>>,
+}
+
+/// A principal's token, or a list of them.
+fn one_or_many<'de, D: serde::Deserializer<'de>>(
+    deserializer: D,
+) -> Result<BTreeMap<String, Vec<String>>, D::Error> {
+    #[derive(Deserialize)]
+    #[serde(untagged)]
+    enum OneOrMany {
+        One(String),
+        Many(Vec<String>),
+    }
+    let map = BTreeMap::<String, OneOrMany>::deserialize(deserializer)?;
+    Ok(map
+        .into_iter()
+        .map(|(principal, tokens)| match tokens {
+            OneOrMany::One(token) => (principal, vec![token]),
+            OneOrMany::Many(tokens) => (principal, tokens),
+        })
+        .collect())
+}
+
+impl HttpConfig {
+    fn validate(&self) -> Result<(), ConfigError> {
+        for (principal, tokens) in &self.tokens {
+            let at = format!("http.tokens.{principal}");
+            if check_secret_name(principal).is_err() {
+                return Err(ConfigError::new(format!(
+                    "{at}: a principal's name is letters, digits, '.', '_' and '-'"
+                ))
+                .at(&at));
+            }
+            if tokens.is_empty() {
+                return Err(ConfigError::new(format!("{at}: needs a token")).at(&at));
+            }
+            for token in tokens {
+                let empty_reference = matches!(token.as_str(), "env://" | "keyring://");
+                let bad_name = token
+                    .strip_prefix("keyring://")
+                    .is_some_and(|name| check_secret_name(name).is_err());
+                if token.trim().is_empty() || empty_reference || bad_name {
+                    return Err(ConfigError::new(format!(
+                        "{at}: a token is env://VAR, keyring://NAME or the token itself, not empty"
+                    ))
+                    .at(&at));
+                }
+            }
+        }
+        Ok(())
+    }
 }
 
 /// `[hybrid]`: capabilities `toolplane serve mcp` also offers as ordinary MCP tools, beside its three
@@ -374,6 +447,7 @@ struct ConfigFile {
     mcp: McpConfig,
     audit: AuditConfig,
     hybrid: HybridConfig,
+    http: HttpConfig,
 }
 
 #[derive(Serialize, Deserialize)]
@@ -408,6 +482,7 @@ impl From<ConfigFile> for Config {
             mcp: file.mcp,
             audit: file.audit,
             hybrid: file.hybrid,
+            http: file.http,
         }
     }
 }
@@ -427,6 +502,7 @@ impl From<Config> for ConfigFile {
             mcp: config.mcp,
             audit: config.audit,
             hybrid: config.hybrid,
+            http: config.http,
         }
     }
 }
@@ -673,6 +749,7 @@ const KNOWN_KEYS: &[(&str, &[&str])] = &[
     ("mcp", &["servers", "discovery_timeout_seconds"]),
     ("audit", &["enabled", "path"]),
     ("hybrid", &["enabled", "include"]),
+    ("http", &["tokens"]),
     (
         "limits",
         &[
@@ -765,6 +842,7 @@ impl Config {
 
     pub(crate) fn check(&self) -> Result<(), ConfigError> {
         self.hybrid.validate()?;
+        self.http.validate()?;
         let backend = self.toolplane.default_backend.as_str();
         match backend {
             "rustpython" | "monty" => {}
@@ -1062,6 +1140,10 @@ max_pending_calls = 256          # host calls started and not awaited yet
 # [mcp.servers.context7]
 # url = "https://mcp.context7.com/mcp"
 # Inspect: toolplane config check / toolplane doctor / toolplane mcp list / toolplane mcp status
+
+# Bearer tokens HTTP clients of `toolplane serve mcp --transport http` must present, by principal:
+# [http.tokens]
+# alice = "env://ALICE_TOKEN"      # or keyring://NAME, or a list of them (rotation)
 "#;
 
 #[cfg(test)]
@@ -1129,7 +1211,12 @@ mod tests {
                 };
                 let named = match (&shown, &default) {
                     (Some(value), _) => format!("`{key} = {value}"),
-                    // A table of tables (`[mcp.servers.NAME]`).
+                    // A table of tables (`[mcp.servers.NAME]`) or of values (`[http.tokens]`).
+                    (None, serde_json::Value::Object(_))
+                        if row.contains(&format!("`[{table}.{key}]`")) =>
+                    {
+                        format!("`[{table}.{key}]`")
+                    }
                     (None, serde_json::Value::Object(_)) => format!("`[{table}.{key}."),
                     (None, _) => format!("`{key}"),
                 };

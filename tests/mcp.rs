@@ -429,7 +429,7 @@ async fn http_server_with(
 async fn http_is_fail_closed_and_loopback() {
     let (mut server, policy, _stderr) = http_server(&[]).await;
     assert!(
-        policy.starts_with("Toolplane MCP policy: backend=rustpython isolation=process session=off results=off artifacts=off transport=http cli=disabled allow=none mcp_servers=none unsafe=false listen=http://127.0.0.1:"),
+        policy.starts_with("Toolplane MCP policy: backend=rustpython isolation=process session=off results=off artifacts=off transport=http cli=disabled allow=none mcp_servers=none unsafe=false client_auth=none listen=http://127.0.0.1:"),
         "{policy}"
     );
     let url = policy.trim().rsplit_once("listen=").unwrap().1.to_string();
@@ -1322,4 +1322,99 @@ async fn one_clients_burst_does_not_starve_another() {
     let reply = hello(&url, &other).await;
     assert!(reply.contains("hello"), "{reply}");
     drop(burst);
+}
+
+/// `[http.tokens]`: every request needs a principal's bearer token (any of a principal's, for
+/// rotation); none or a wrong one is 401 with a `WWW-Authenticate` challenge; the policy line says so.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn http_clients_authenticate_with_bearer_tokens() {
+    let dir = tempfile::tempdir().unwrap();
+    let config = dir.path().join("toolplane.toml");
+    std::fs::write(
+        &config,
+        "[http.tokens]\nalice = \"env://TP_TEST_ALICE\"\nbob = [\"bob-new-token-1\", \"bob-old-token-0\"]\n",
+    )
+    .unwrap();
+    let mut command = binary();
+    command.env("TP_TEST_ALICE", "alice-token-42");
+    let (mut server, policy, _stderr) =
+        http_server_with(command, &["--config", config.to_str().unwrap()]).await;
+    assert!(
+        policy.contains(" client_auth=bearer(2) listen=http://"),
+        "{policy}"
+    );
+    let url = policy.trim().rsplit_once("listen=").unwrap().1.to_string();
+    let http = reqwest::Client::new();
+    let initialize = json!({"jsonrpc": "2.0", "id": 1, "method": "initialize", "params": {
+        "protocolVersion": "2025-11-25", "capabilities": {}, "clientInfo": {"name": "t", "version": "0"}}});
+    for (token, challenge) in [
+        (None, "Bearer realm=\"toolplane\""),
+        (
+            Some("wrong"),
+            "Bearer realm=\"toolplane\", error=\"invalid_token\"",
+        ),
+        (
+            Some(""),
+            "Bearer realm=\"toolplane\", error=\"invalid_token\"",
+        ),
+    ] {
+        let mut request = http
+            .post(&url)
+            .header("accept", "application/json, text/event-stream")
+            .json(&initialize);
+        if let Some(token) = token {
+            request = request.bearer_auth(token);
+        }
+        let response = request.send().await.unwrap();
+        assert_eq!(response.status(), 401, "{token:?}");
+        assert_eq!(
+            response.headers()["www-authenticate"].to_str().unwrap(),
+            challenge
+        );
+        let body: Value = response.json().await.unwrap();
+        assert_eq!(body["error"]["code"], -32001, "{body}");
+    }
+    // Each principal's tokens work, both of bob's.
+    for token in ["alice-token-42", "bob-new-token-1", "bob-old-token-0"] {
+        let transport = StreamableHttpClientTransport::from_config(
+            rmcp::transport::streamable_http_client::StreamableHttpClientTransportConfig::with_uri(
+                url.clone(),
+            )
+            .auth_header(token.to_string()),
+        );
+        let client = ().serve(transport).await.unwrap();
+        assert_eq!(
+            execute(&client, "return 6 * 7", Value::Null).await["value"],
+            42
+        );
+        client.cancel().await.unwrap();
+    }
+    server.kill().await.unwrap();
+}
+
+/// A server that would be reachable from the network without client authentication is refused,
+/// unless told so.
+#[test]
+fn http_refuses_a_network_address_without_client_authentication() {
+    let out = std::process::Command::new(env!("CARGO_BIN_EXE_toolplane"))
+        .args([
+            "serve",
+            "mcp",
+            "--transport",
+            "http",
+            "--host",
+            "0.0.0.0",
+            "--port",
+            "0",
+        ])
+        .stdin(Stdio::null())
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(2));
+    assert!(
+        String::from_utf8_lossy(&out.stderr)
+            .starts_with("toolplane: refusing to listen on 0.0.0.0 without client authentication"),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
 }

@@ -127,6 +127,10 @@ struct ServeMcpArgs {
     /// memory, and one that crashes the interpreter ends the server for every client.
     #[arg(long)]
     accept_in_process_http: bool,
+    /// Listen on a non-loopback address without client authentication ([http.tokens]): anyone who
+    /// reaches the port runs code. Only for a network you trust.
+    #[arg(long)]
+    allow_unauthenticated: bool,
     /// Serve an unsafe policy (`[cli] mode = "ambient"`: any binary on PATH), for trusted local
     /// development only.
     #[arg(long = "unsafe")]
@@ -517,6 +521,7 @@ fn serve_mcp(args: ServeMcpArgs) -> Result<ExitCode, UsageError> {
         servers: std::mem::take(&mut config.mcp.servers),
         ..config.mcp.clone()
     };
+    let http = config.http.clone();
     let runtime = Toolplane::new(config)?;
     let registry = runtime.bridge().registry().clone();
     // Start the zygote now so the first execute_code does not wait for it.
@@ -528,7 +533,26 @@ fn serve_mcp(args: ServeMcpArgs) -> Result<ExitCode, UsageError> {
             "--allow-origin applies to --transport http (stdio has no browser origins)".into(),
         ));
     }
-    let server = McpServer::new(runtime, transport).allow_origins(args.allow_origins.clone());
+    let tokens = if transport == Transport::Http {
+        bearer_tokens(&http)?
+    } else {
+        Vec::new()
+    };
+    if transport == Transport::Http
+        && tokens.is_empty()
+        && !args.host.is_loopback()
+        && !args.allow_unauthenticated
+    {
+        return Err(UsageError(format!(
+            "refusing to listen on {} without client authentication: anyone who reaches the port would \
+             run code. Set bearer tokens in [http.tokens] (docs/mcp.md), or pass \
+             --allow-unauthenticated for a network you trust",
+            args.host
+        )));
+    }
+    let server = McpServer::new(runtime, transport)
+        .allow_origins(args.allow_origins.clone())
+        .require_bearer_tokens(tokens);
     let tokio = tokio::runtime::Builder::new_multi_thread()
         .enable_all()
         .build()
@@ -571,8 +595,12 @@ fn serve_mcp(args: ServeMcpArgs) -> Result<ExitCode, UsageError> {
                     })?;
                 let local = listener.local_addr()?;
                 // `listen=` stays last: clients take the URL from the end of the line.
+                let client_auth = match server.authenticated_principals() {
+                    0 => "none".to_string(),
+                    n => format!("bearer({n})"),
+                };
                 eprintln!(
-                    "{} {policy} listen=http://{local}{}",
+                    "{} {policy} client_auth={client_auth} listen=http://{local}{}",
                     server.policy_line(),
                     crate::mcp::MCP_PATH
                 );
@@ -584,6 +612,33 @@ fn serve_mcp(args: ServeMcpArgs) -> Result<ExitCode, UsageError> {
     tokio.shutdown_timeout(std::time::Duration::from_secs(1));
     served.map_err(|e| UsageError(e.to_string()))?;
     Ok(ExitCode::SUCCESS)
+}
+
+/// `[http.tokens]` resolved: (principal, token) for each token, its secret references read now.
+fn bearer_tokens(http: &crate::config::HttpConfig) -> Result<Vec<(String, String)>, UsageError> {
+    let mut tokens = Vec::new();
+    for (principal, values) in &http.tokens {
+        let named: std::collections::BTreeMap<String, String> = values
+            .iter()
+            .enumerate()
+            .map(|(i, value)| {
+                let key = if values.len() == 1 {
+                    principal.clone()
+                } else {
+                    format!("{principal}[{i}]")
+                };
+                (key, value.clone())
+            })
+            .collect();
+        let resolved = crate::mcp_client::resolve_secrets("http.tokens", &named)
+            .map_err(|why| UsageError(format!("cannot serve: {why}")))?;
+        tokens.extend(
+            resolved
+                .into_iter()
+                .map(|(_, token)| (principal.clone(), token)),
+        );
+    }
+    Ok(tokens)
 }
 
 /// The original's policy fields: `cli=… allow=… mcp_servers=… unsafe=…` (and `reasons=` when unsafe).

@@ -25,10 +25,61 @@ pub const MCP_PATH: &str = "/mcp";
 
 type Body = http_body_util::combinators::BoxBody<Bytes, Infallible>;
 
+/// The bearer tokens HTTP clients must present, by principal, as SHA-256 digests: a presented token is
+/// hashed and compared with each in constant time, so neither its bytes nor its length tell anything.
+#[derive(Default)]
+pub(super) struct BearerTokens(Vec<(String, [u8; 32])>);
+
+impl BearerTokens {
+    pub(super) fn new(tokens: impl IntoIterator<Item = (String, String)>) -> Self {
+        Self(
+            tokens
+                .into_iter()
+                .map(|(principal, token)| (principal, digest(token.as_bytes())))
+                .collect(),
+        )
+    }
+
+    pub(super) fn is_empty(&self) -> bool {
+        self.0.is_empty()
+    }
+
+    /// How many principals have tokens.
+    pub(super) fn principals(&self) -> usize {
+        let mut names: Vec<&str> = self.0.iter().map(|(p, _)| p.as_str()).collect();
+        names.sort_unstable();
+        names.dedup();
+        names.len()
+    }
+
+    /// The principal whose token `authorization` (the header's value) carries.
+    fn principal(&self, authorization: Option<&hyper::header::HeaderValue>) -> Option<&str> {
+        let presented = authorization?
+            .as_bytes()
+            .strip_prefix(b"Bearer ")
+            .map(<[u8]>::trim_ascii)?;
+        let presented = digest(presented);
+        // Every token is compared: the time does not say which principal matched, or whether one did.
+        let mut found = None;
+        for (principal, token) in &self.0 {
+            if constant_time_eq::constant_time_eq_32(token, &presented) && found.is_none() {
+                found = Some(principal.as_str());
+            }
+        }
+        found
+    }
+}
+
+fn digest(bytes: &[u8]) -> [u8; 32] {
+    use sha2::Digest as _;
+    sha2::Sha256::digest(bytes).into()
+}
+
 pub(super) async fn serve(
     server: McpServer,
     listener: tokio::net::TcpListener,
     allowed_origins: Arc<Vec<String>>,
+    tokens: Arc<BearerTokens>,
     shutdown: impl Future<Output = std::io::Result<()>>,
 ) -> std::io::Result<()> {
     let local = listener.local_addr()?;
@@ -49,6 +100,7 @@ pub(super) async fn serve(
         sessions,
         activity: Default::default(),
         allowed_origins,
+        tokens,
     });
     let connections = Arc::new(Connections::new(max_connections()));
     let mut backoff = AcceptBackoff::default();
@@ -300,6 +352,7 @@ struct Endpoint {
     /// When each live session last made a request (for [`Endpoint::make_room`]).
     activity: std::sync::Mutex<std::collections::HashMap<SessionId, std::time::Instant>>,
     allowed_origins: Arc<Vec<String>>,
+    tokens: Arc<BearerTokens>,
     max_body_bytes: usize,
 }
 
@@ -318,6 +371,13 @@ impl Endpoint {
             && !origin_allowed(origin.as_bytes(), &self.allowed_origins)
         {
             return forbidden_origin(origin.as_bytes());
+        }
+        if !self.tokens.is_empty() {
+            let authorization = request.headers().get(hyper::header::AUTHORIZATION);
+            match self.tokens.principal(authorization) {
+                Some(principal) => tracing::debug!(principal, "HTTP client authenticated"),
+                None => return unauthorized(authorization.is_some()),
+            }
         }
         if request.uri().path() != MCP_PATH {
             return not_found();
@@ -612,6 +672,31 @@ fn origin_allowed(origin: &[u8], allowed: &[String]) -> bool {
             .strip_prefix(':')
             .is_some_and(|p| !p.is_empty() && p.bytes().all(|b| b.is_ascii_digit()));
     port_ok && ["localhost", "127.0.0.1", "::1"].contains(&host)
+}
+
+/// 401 for a request without a valid bearer token: the challenge says which scheme (and, when a token
+/// was sent, that it was not accepted), the body is a JSON-RPC error (id null).
+fn unauthorized(presented: bool) -> Response<Body> {
+    let mut response = json_error(
+        StatusCode::UNAUTHORIZED,
+        -32001,
+        if presented {
+            "Unauthorized: the bearer token is not accepted"
+        } else {
+            "Unauthorized: this server needs a bearer token (Authorization: Bearer <token>)"
+        },
+        serde_json::Value::Null,
+    );
+    let challenge = if presented {
+        "Bearer realm=\"toolplane\", error=\"invalid_token\""
+    } else {
+        "Bearer realm=\"toolplane\""
+    };
+    response.headers_mut().insert(
+        hyper::header::WWW_AUTHENTICATE,
+        hyper::header::HeaderValue::from_static(challenge),
+    );
+    response
 }
 
 /// 403 for a request from a browser origin the server does not accept, with a JSON-RPC error (id null).

@@ -116,6 +116,8 @@ pub struct McpServer {
     state: Arc<State>,
     /// Browser origins HTTP accepts besides the loopback ones (`--allow-origin`).
     allowed_origins: Arc<Vec<String>>,
+    /// The bearer tokens HTTP clients must present ([`McpServer::require_bearer_tokens`]).
+    tokens: Arc<http::BearerTokens>,
     /// This client's logging level: each HTTP client gets its own ([`McpServer::for_new_client`]).
     log: Arc<logging::ClientLog>,
 }
@@ -224,6 +226,7 @@ impl McpServer {
                 live,
             }),
             allowed_origins: Arc::default(),
+            tokens: Arc::default(),
             log: Arc::default(),
         }
     }
@@ -250,6 +253,31 @@ impl McpServer {
     pub fn allow_origins(mut self, origins: impl IntoIterator<Item = String>) -> Self {
         self.allowed_origins = Arc::new(origins.into_iter().collect());
         self
+    }
+
+    /// Over HTTP, every request must carry `Authorization: Bearer <token>` with one of `tokens`
+    /// (principal, token); anything else gets 401 with a `WWW-Authenticate` challenge. Tokens are
+    /// compared in constant time; a principal may have several (rotation). None (the default): no
+    /// client authentication.
+    ///
+    /// ```
+    /// use toolplane::mcp::{McpServer, Transport};
+    /// let runtime = toolplane::Toolplane::new(Default::default()).unwrap();
+    /// let server = McpServer::new(runtime, Transport::Http)
+    ///     .require_bearer_tokens([("alice".to_string(), "a-long-random-token".to_string())]);
+    /// assert_eq!(server.authenticated_principals(), 1);
+    /// ```
+    pub fn require_bearer_tokens(
+        mut self,
+        tokens: impl IntoIterator<Item = (String, String)>,
+    ) -> Self {
+        self.tokens = Arc::new(http::BearerTokens::new(tokens));
+        self
+    }
+
+    /// How many principals [`McpServer::require_bearer_tokens`] accepts (0: no client authentication).
+    pub fn authenticated_principals(&self) -> usize {
+        self.tokens.principals()
     }
 
     /// Says that the runtime's capabilities changed (MCP servers connected after the server started):
@@ -377,7 +405,8 @@ impl McpServer {
     /// Serves streamable HTTP at `http://ADDR/mcp` on `listener` until SIGTERM or SIGINT.
     pub async fn serve_http(self, listener: tokio::net::TcpListener) -> std::io::Result<()> {
         let origins = self.allowed_origins.clone();
-        let outcome = http::serve(self.clone(), listener, origins, shutdown_signal()).await;
+        let tokens = self.tokens.clone();
+        let outcome = http::serve(self.clone(), listener, origins, tokens, shutdown_signal()).await;
         self.shutdown();
         outcome
     }

@@ -1193,7 +1193,7 @@ pub(crate) const IMPORT_PLACEHOLDER_PREFIX: &str = "TOOLPLANE_IMPORT_";
 
 /// `values` with each `env://VAR` replaced by the host's `VAR` and each `keyring://NAME` by the OS
 /// keyring's secret; a missing one names the key and how to provide it, never a value.
-fn resolve_secrets(
+pub(crate) fn resolve_secrets(
     field: &str,
     values: &BTreeMap<String, String>,
 ) -> Result<Vec<(String, String)>, String> {
