@@ -1216,29 +1216,19 @@ fn the_cli_prints_the_librarys_events_as_asked() {
 /// both engines; a missing one names the key and the command that stores it, and no value is printed.
 #[test]
 fn keyring_secrets_reach_a_server_and_never_the_output() {
-    use std::io::Write as _;
     let toolplane = env!("CARGO_BIN_EXE_toolplane");
     let name = format!("toolplane-test-{}", std::process::id());
     let value = format!("s3cr3t-{}", std::process::id());
     // The names index goes to this HOME, not the user's.
     let home = tempfile::tempdir().unwrap();
     let secret = |args: &[&str], stdin: &str| {
-        let mut child = std::process::Command::new(toolplane)
-            .env("HOME", home.path())
-            .arg("secret")
-            .args(args)
-            .stdin(std::process::Stdio::piped())
-            .stdout(std::process::Stdio::piped())
-            .stderr(std::process::Stdio::piped())
-            .spawn()
-            .unwrap();
-        child
-            .stdin
-            .take()
-            .unwrap()
-            .write_all(stdin.as_bytes())
-            .unwrap();
-        let out = child.wait_with_output().unwrap();
+        let out = common::output_with_stdin(
+            std::process::Command::new(toolplane)
+                .env("HOME", home.path())
+                .arg("secret")
+                .args(args),
+            stdin,
+        );
         let (stdout, stderr) = (
             String::from_utf8_lossy(&out.stdout).into_owned(),
             String::from_utf8_lossy(&out.stderr).into_owned(),

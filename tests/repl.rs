@@ -1,26 +1,18 @@
 //! `toolplane repl`: through a pipe (one JSON line per entry) and through a real pseudo-terminal.
 
-use std::io::Write;
-use std::process::{Command, Stdio};
+mod common;
+
+use std::process::Command;
 
 use serde_json::Value;
 
 fn piped(args: &[&str], input: &str) -> (Vec<Value>, i32) {
-    let mut child = Command::new(env!("CARGO_BIN_EXE_toolplane"))
-        .arg("repl")
-        .args(args)
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .unwrap();
-    child
-        .stdin
-        .take()
-        .unwrap()
-        .write_all(input.as_bytes())
-        .unwrap();
-    let out = child.wait_with_output().unwrap();
+    let out = common::output_with_stdin(
+        Command::new(env!("CARGO_BIN_EXE_toolplane"))
+            .arg("repl")
+            .args(args),
+        input,
+    );
     let lines = String::from_utf8(out.stdout)
         .unwrap()
         .lines()

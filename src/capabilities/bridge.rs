@@ -138,6 +138,25 @@ impl Bridge {
         self.cli.as_ref()
     }
 
+    /// The capabilities a call could reach by these canonical names (the runtime's own first, then the
+    /// registry's, hidden ones included), in the order asked, and the names not found.
+    #[cfg(feature = "mcp")]
+    pub(crate) fn lookup(&self, names: &[String]) -> (Vec<Capability>, Vec<String>) {
+        let mut missing = Vec::new();
+        let found = names
+            .iter()
+            .filter_map(|name| {
+                let found = (self.own_capability(name).map(|own| (**own).clone()))
+                    .or_else(|| self.registry.get(name));
+                if found.is_none() {
+                    missing.push(name.clone());
+                }
+                found
+            })
+            .collect();
+        (found, missing)
+    }
+
     /// The runtime's own `toolplane:cli/run`, when `name` is it and `[cli]` is on.
     fn own_capability(&self, name: &str) -> Option<&Arc<Capability>> {
         self.cli

@@ -245,8 +245,9 @@ fn login(
         }
         std::future::ready(())
     };
+    let tokens = crate::mcp_client::oauth::KeyringCredentials::new(name, &url);
     let signed_in = runtime.block_on(crate::mcp_client::oauth::login(
-        name, &url, &client, timeout, browse,
+        &url, tokens, &client, timeout, browse,
     ));
     if let Err(why) = signed_in {
         return Err(UsageError(format!(

@@ -214,7 +214,10 @@ impl McpServer {
             state: Arc::new(State {
                 tools: tools(
                     live,
-                    crate::commands::surface(runtime.config(), runtime.registry())
+                    // Only with `[cli]` on: without it the descriptions stay as they were.
+                    runtime
+                        .bridge()
+                        .cli_capability()
                         .and_then(|_| text::unlisted_surfaces(&runtime)),
                 ),
                 hybrid,
@@ -502,14 +505,7 @@ impl McpServer {
     }
 
     fn schemas(&self, args: SchemasArgs) -> CallToolResult {
-        let (mut found, mut missing) = self.state.runtime.bridge().registry().lookup(&args.names);
-        // `toolplane:cli/run` is the runtime's own, not the registry's.
-        if let Some(cli) = self.state.runtime.bridge().cli_capability()
-            && let Some(at) = missing.iter().position(|name| *name == cli.name)
-        {
-            missing.remove(at);
-            found.push((**cli).clone());
-        }
+        let (found, missing) = self.state.runtime.bridge().lookup(&args.names);
         let detail = args.detail.unwrap_or(Detail::Detailed);
         let text = render_capabilities(&found, detail, &missing, text::RESERVED);
         self.receipt("get_capability_schemas", &text);

@@ -1161,7 +1161,8 @@ async fn connect_http(name: &str, url: &str, server: &McpServerConfig) -> Result
     config.max_sse_event_size = MAX_MESSAGE_BYTES;
     config.max_json_response_size = MAX_MESSAGE_BYTES;
     let connected = if server.auth.as_deref() == Some("oauth") {
-        let client = oauth::authorized_client(name, url).await?;
+        let tokens = oauth::KeyringCredentials::new(name, url);
+        let client = oauth::authorized_client(name, url, tokens).await?;
         ().serve(StreamableHttpClientTransport::with_client(client, config))
             .await
     } else {

@@ -81,16 +81,9 @@ impl CredentialStore for KeyringCredentials {
     }
 }
 
-/// An HTTP client for `server` at `url` that sends its stored token, refreshing it when it expires;
-/// `Err` (the login to run) when there is none.
+/// An HTTP client for `server` at `url` that sends the token `store` holds (the OS keyring's:
+/// [`KeyringCredentials`]), refreshing it when it expires; `Err` (the login to run) when there is none.
 pub(crate) async fn authorized_client(
-    server: &str,
-    url: &str,
-) -> Result<AuthClient<reqwest::Client>, String> {
-    authorized_client_with(server, url, KeyringCredentials::new(server, url)).await
-}
-
-async fn authorized_client_with(
     server: &str,
     url: &str,
     store: impl CredentialStore + 'static,
@@ -144,7 +137,7 @@ async fn challenge(url: &str) -> Option<String> {
 /// `browse` is given the authorization URL and must get the person there (a browser; the conformance
 /// client follows it itself); the authorization server redirects to a loopback listener of ours.
 /// The tokens go to `store`. Ends after `timeout` without an answer.
-pub(crate) async fn login_with<B, F>(
+pub(crate) async fn login<B, F>(
     url: &str,
     store: impl CredentialStore + 'static,
     client: &PreRegistered,
@@ -241,29 +234,6 @@ async fn redirected(listener: &tokio::net::TcpListener, port: u16) -> Result<Str
     }
 }
 
-/// Signs in to `server` at `url`, keeping the tokens in the OS keyring; `browse` gets the person to
-/// the authorization URL (the CLI opens a browser and prints it).
-pub(crate) async fn login<B, F>(
-    server: &str,
-    url: &str,
-    client: &PreRegistered,
-    timeout: Duration,
-    browse: B,
-) -> Result<(), String>
-where
-    B: FnOnce(String) -> F,
-    F: std::future::Future<Output = ()> + Send + 'static,
-{
-    login_with(
-        url,
-        KeyringCredentials::new(server, url),
-        client,
-        timeout,
-        browse,
-    )
-    .await
-}
-
 /// The client for the official conformance suite's auth scenarios
 /// (`@modelcontextprotocol/conformance client --suite auth`): signs in to `url` as `mcp login` does,
 /// with the scenario's pre-registered client when `MCP_CONFORMANCE_CONTEXT` names one and tokens
@@ -279,7 +249,7 @@ pub(crate) async fn conformance_client(url: &str) -> Result<String, String> {
         client_secret: context["client_secret"].as_str().map(str::to_string),
     };
     let store = InMemoryCredentialStore::new();
-    login_with(
+    login(
         url,
         store.clone(),
         &client,
@@ -290,7 +260,7 @@ pub(crate) async fn conformance_client(url: &str) -> Result<String, String> {
         },
     )
     .await?;
-    let http = authorized_client_with("conformance", url, store).await?;
+    let http = authorized_client("conformance", url, store).await?;
     let transport = rmcp::transport::StreamableHttpClientTransport::with_client(
         http,
         rmcp::transport::streamable_http_client::StreamableHttpClientTransportConfig::with_uri(

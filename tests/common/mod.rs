@@ -132,3 +132,22 @@ pub fn tool_call(name: &str, arguments: Value) -> rmcp::model::CallToolRequestPa
     rmcp::model::CallToolRequestParams::new(name.to_string())
         .with_arguments(arguments.as_object().cloned().unwrap())
 }
+
+/// Runs `command` with `stdin` written to its standard input (then closed), stdout and stderr captured.
+pub fn output_with_stdin(command: &mut std::process::Command, stdin: &str) -> std::process::Output {
+    use std::io::Write as _;
+    use std::process::Stdio;
+    let mut child = command
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    child
+        .stdin
+        .take()
+        .unwrap()
+        .write_all(stdin.as_bytes())
+        .unwrap();
+    child.wait_with_output().unwrap()
+}
