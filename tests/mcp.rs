@@ -1418,3 +1418,42 @@ fn http_refuses_a_network_address_without_client_authentication() {
         String::from_utf8_lossy(&out.stderr)
     );
 }
+
+/// A token whose reference resolves to nothing (a variable set but empty) would let anyone in with an
+/// empty `Bearer`: the server refuses to start instead.
+#[test]
+fn an_empty_bearer_token_stops_the_server() {
+    let dir = tempfile::tempdir().unwrap();
+    let config = dir.path().join("toolplane.toml");
+    std::fs::write(&config, "[http.tokens]\nalice = \"env://TP_TEST_EMPTY\"\n").unwrap();
+    let mut server = std::process::Command::new(env!("CARGO_BIN_EXE_toolplane"))
+        .args([
+            "serve",
+            "mcp",
+            "--transport",
+            "http",
+            "--port",
+            "0",
+            "--config",
+        ])
+        .arg(&config)
+        .env("TP_TEST_EMPTY", "")
+        .stdin(Stdio::null())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    // Bounded: a server that starts (the bug) is killed and the test fails.
+    let deadline = std::time::Instant::now() + std::time::Duration::from_secs(30);
+    while server.try_wait().unwrap().is_none() && std::time::Instant::now() < deadline {
+        std::thread::sleep(std::time::Duration::from_millis(50));
+    }
+    if server.try_wait().unwrap().is_none() {
+        server.kill().unwrap();
+    }
+    let out = server.wait_with_output().unwrap();
+    assert_eq!(out.status.code(), Some(2));
+    assert_eq!(
+        String::from_utf8_lossy(&out.stderr),
+        "toolplane: cannot serve: http.tokens.alice: the token is empty\n"
+    );
+}

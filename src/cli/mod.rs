@@ -632,11 +632,15 @@ fn bearer_tokens(http: &crate::config::HttpConfig) -> Result<Vec<(String, String
             .collect();
         let resolved = crate::mcp_client::resolve_secrets("http.tokens", &named)
             .map_err(|why| UsageError(format!("cannot serve: {why}")))?;
-        tokens.extend(
-            resolved
-                .into_iter()
-                .map(|(_, token)| (principal.clone(), token)),
-        );
+        for (key, token) in resolved {
+            // An empty token (a variable set to "") would let in anyone who sends an empty `Bearer`.
+            if token.trim().is_empty() {
+                return Err(UsageError(format!(
+                    "cannot serve: http.tokens.{key}: the token is empty"
+                )));
+            }
+            tokens.push((principal.clone(), token));
+        }
     }
     Ok(tokens)
 }

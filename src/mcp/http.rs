@@ -57,7 +57,9 @@ impl BearerTokens {
         let presented = authorization?
             .as_bytes()
             .strip_prefix(b"Bearer ")
-            .map(<[u8]>::trim_ascii)?;
+            .map(<[u8]>::trim_ascii)
+            // An empty token is no token, whatever an embedder passed as one.
+            .filter(|token| !token.is_empty())?;
         let presented = digest(presented);
         // Every token is compared: the time does not say which principal matched, or whether one did.
         let mut found = None;
@@ -723,6 +725,21 @@ fn not_found() -> Response<Body> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// The library's own guard: an empty token given to `require_bearer_tokens` matches nothing.
+    #[test]
+    fn bearer_tokens_match_exactly_and_never_empty() {
+        let tokens = BearerTokens::new([
+            ("alice".to_string(), "a-token".to_string()),
+            ("nobody".to_string(), String::new()),
+        ]);
+        let header = |text: &str| hyper::header::HeaderValue::from_str(text).unwrap();
+        assert_eq!(tokens.principal(Some(&header("Bearer a-token"))), Some("alice"));
+        for refused in ["Bearer ", "Bearer", "Bearer a-toke", "a-token", "Basic a-token"] {
+            assert_eq!(tokens.principal(Some(&header(refused))), None, "{refused:?}");
+        }
+        assert_eq!(tokens.principal(None), None);
+    }
 
     #[test]
     fn loopback_and_listed_origins_are_allowed() {
