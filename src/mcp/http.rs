@@ -734,9 +734,22 @@ mod tests {
             ("nobody".to_string(), String::new()),
         ]);
         let header = |text: &str| hyper::header::HeaderValue::from_str(text).unwrap();
-        assert_eq!(tokens.principal(Some(&header("Bearer a-token"))), Some("alice"));
-        for refused in ["Bearer ", "Bearer", "Bearer a-toke", "a-token", "Basic a-token"] {
-            assert_eq!(tokens.principal(Some(&header(refused))), None, "{refused:?}");
+        assert_eq!(
+            tokens.principal(Some(&header("Bearer a-token"))),
+            Some("alice")
+        );
+        for refused in [
+            "Bearer ",
+            "Bearer",
+            "Bearer a-toke",
+            "a-token",
+            "Basic a-token",
+        ] {
+            assert_eq!(
+                tokens.principal(Some(&header(refused))),
+                None,
+                "{refused:?}"
+            );
         }
         assert_eq!(tokens.principal(None), None);
     }
