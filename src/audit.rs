@@ -187,17 +187,19 @@ impl AuditLog {
     }
 
     /// Starts timing a run: `run_start` now, `run_end` from [`AuditedRun::end`].
-    pub(crate) fn start_run(&self, code: &str) -> AuditedRun<'_> {
+    /// `client` is whose stores the run has (a multi-client server's principal), when not the
+    /// runtime's own.
+    pub(crate) fn start_run(&self, code: &str, client: Option<&str>) -> AuditedRun<'_> {
         let run_id = new_run_id();
-        self.emit(
-            "run_start",
-            Some(&run_id),
-            json!({
-                "backend": "rustpython",
-                "code_sha256": short_sha256(code),
-                "code_chars": code.chars().count(),
-            }),
-        );
+        let mut fields = json!({
+            "backend": "rustpython",
+            "code_sha256": short_sha256(code),
+            "code_chars": code.chars().count(),
+        });
+        if let Some(client) = client {
+            fields["client"] = json!(client);
+        }
+        self.emit("run_start", Some(&run_id), fields);
         AuditedRun {
             log: self,
             run_id,

@@ -65,13 +65,42 @@ pub struct Config {
 /// assert_eq!(cfg.http.tokens["bob"].len(), 2);
 /// assert!(toolplane::Config::from_toml_str("[http.tokens]\n\"a b\" = \"x\"\n").is_err());
 /// ```
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, Default)]
+///
+/// Each client gets stores (and, with `[session] enabled`, a session) of its own: each MCP session, or
+/// with tokens each principal. `per_client_stores = false` turns them off instead (the design's v1
+/// fail-closed). `max_sessions` caps the MCP sessions held at once; one idle for
+/// `idle_expiry_seconds` ends, and with it its stores and session (a principal's, once the
+/// principal has been idle that long).
+///
+/// ```
+/// let cfg = toolplane::Config::from_toml_str("[http]\nmax_sessions = 20\nidle_expiry_seconds = 600\n").unwrap();
+/// assert!(cfg.http.per_client_stores);
+/// assert_eq!((cfg.http.max_sessions, cfg.http.idle_expiry_seconds), (20, 600.0));
+/// ```
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(default, deny_unknown_fields)]
 #[non_exhaustive]
 pub struct HttpConfig {
     /// Bearer tokens by principal: each principal's accepted tokens (or secret references to them).
     #[serde(deserialize_with = "one_or_many")]
     pub tokens: BTreeMap<String, Vec<String>>,
+    /// Stores and sessions per client (the default); `false`: none at all over HTTP.
+    pub per_client_stores: bool,
+    /// The most MCP sessions held at once; the next `initialize` gets 503 with why.
+    pub max_sessions: usize,
+    /// Seconds without a request after which a client's MCP session, stores and session end.
+    pub idle_expiry_seconds: f64,
+}
+
+impl Default for HttpConfig {
+    fn default() -> Self {
+        Self {
+            tokens: BTreeMap::new(),
+            per_client_stores: true,
+            max_sessions: 100,
+            idle_expiry_seconds: 900.0,
+        }
+    }
 }
 
 /// A principal's token, or a list of them.
@@ -95,7 +124,30 @@ fn one_or_many<'de, D: serde::Deserializer<'de>>(
 }
 
 impl HttpConfig {
-    fn validate(&self) -> Result<(), ConfigError> {
+    /// `idle_expiry_seconds` as a duration.
+    pub fn idle_expiry(&self) -> std::time::Duration {
+        std::time::Duration::from_secs_f64(self.idle_expiry_seconds)
+    }
+
+    fn validate(&self, limits: &Limits) -> Result<(), ConfigError> {
+        if self.max_sessions == 0 {
+            return Err(
+                ConfigError::new("http.max_sessions: must be at least 1".to_string())
+                    .at("http.max_sessions"),
+            );
+        }
+        // A run is no activity to the transport: a shorter expiry would end a session mid-run.
+        if !(self.idle_expiry_seconds.is_finite()
+            && self.idle_expiry_seconds > limits.timeout_seconds
+            && self.idle_expiry_seconds <= MAX_IDLE_EXPIRY_SECONDS)
+        {
+            return Err(ConfigError::new(format!(
+                "http.idle_expiry_seconds: must be longer than [limits] timeout_seconds ({}) and at \
+                 most {MAX_IDLE_EXPIRY_SECONDS} (30 days)",
+                limits.timeout_seconds
+            ))
+            .at("http.idle_expiry_seconds"));
+        }
         for (principal, tokens) in &self.tokens {
             let at = format!("http.tokens.{principal}");
             if check_secret_name(principal).is_err() {
@@ -624,6 +676,9 @@ pub(crate) fn is_plain_name(name: &str) -> bool {
 /// own budget (its task, its request, its server's bookkeeping).
 const MAX_PENDING_CALLS: usize = 10_000;
 
+/// The longest `[http] idle_expiry_seconds`: 30 days.
+const MAX_IDLE_EXPIRY_SECONDS: f64 = 30.0 * 24.0 * 3600.0;
+
 /// What ends a run: `[limits]` in the file, plus the session's memory budget (`[session]
 /// max_memory_mb`). The one place limits are set: [`Config::limits`], or
 /// [`ToolplaneBuilder::limits`](crate::ToolplaneBuilder::limits) over the config's.
@@ -749,7 +804,15 @@ const KNOWN_KEYS: &[(&str, &[&str])] = &[
     ("mcp", &["servers", "discovery_timeout_seconds"]),
     ("audit", &["enabled", "path"]),
     ("hybrid", &["enabled", "include"]),
-    ("http", &["tokens"]),
+    (
+        "http",
+        &[
+            "tokens",
+            "per_client_stores",
+            "max_sessions",
+            "idle_expiry_seconds",
+        ],
+    ),
     (
         "limits",
         &[
@@ -842,7 +905,6 @@ impl Config {
 
     pub(crate) fn check(&self) -> Result<(), ConfigError> {
         self.hybrid.validate()?;
-        self.http.validate()?;
         let backend = self.toolplane.default_backend.as_str();
         match backend {
             "rustpython" | "monty" => {}
@@ -921,6 +983,8 @@ impl Config {
             ))
             .at("limits.max_pending_calls"));
         }
+        // After [limits]: its expiry is checked against a valid timeout.
+        self.http.validate(&self.limits)?;
         self.mcp.validate()
     }
 
@@ -1141,7 +1205,12 @@ max_pending_calls = 256          # host calls started and not awaited yet
 # url = "https://mcp.context7.com/mcp"
 # Inspect: toolplane config check / toolplane doctor / toolplane mcp list / toolplane mcp status
 
-# Bearer tokens HTTP clients of `toolplane serve mcp --transport http` must present, by principal:
+# `toolplane serve mcp --transport http`: every client gets its own stores and session
+# [http]
+# per_client_stores = true         # false: no stores or session over HTTP at all
+# max_sessions = 100               # MCP sessions held at once
+# idle_expiry_seconds = 900        # an idle client's session, stores and session end
+# Bearer tokens clients must present, by principal (the principal then scopes the stores):
 # [http.tokens]
 # alice = "env://ALICE_TOKEN"      # or keyring://NAME, or a list of them (rotation)
 "#;

@@ -111,7 +111,7 @@ pub use config::{
 pub use engine::{Workers, worker_main_if_requested};
 pub use error::{ConfigError, Error};
 pub use execution::{ArtifactRef, ErrorKind, ExecutionError, ExecutionResult};
-pub use runtime::{Inputs, Session, Toolplane, ToolplaneBuilder};
+pub use runtime::{ClientScope, Inputs, Session, Toolplane, ToolplaneBuilder};
 pub use vm::CountingAllocator;
 
 /// What a snippet is told about the capabilities it may call, for an application that writes its

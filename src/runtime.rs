@@ -342,16 +342,104 @@ impl Toolplane {
     /// assert_eq!(session.execute("x + 1", None).unwrap().value.get(), "42");
     /// ```
     pub fn session(&self) -> Session {
-        Session {
-            bridge: self.bridge.clone(),
+        Session::new(&self.workers, &self.bridge, &self.config)
+    }
+
+    /// Stores of its own for the client `name`, over this runtime's capabilities, `[cli]`, audit
+    /// log and workers: what a host serving several clients gives each, so that a handle one saves
+    /// is "unknown or expired" to every other. The stores have the config's caps, each its own;
+    /// the artifact directory goes with the scope. `name` appears in the audit log's `run_start`.
+    ///
+    /// ```
+    /// let runtime = toolplane::Toolplane::new(Default::default()).unwrap();
+    /// let (alice, bob) = (runtime.client_scope("alice"), runtime.client_scope("bob"));
+    /// let saved = alice.execute("return await save_result([1, 2])", None).unwrap();
+    /// let handle: String = saved.value_as().unwrap();
+    /// assert!(alice.results().load(&handle).is_ok());
+    /// let stolen = bob.execute("return await load_result(h)", serde_json::json!({"h": handle})).unwrap();
+    /// assert_eq!(stolen.error.unwrap().error_type, "ValueError");
+    /// ```
+    pub fn client_scope(&self, name: &str) -> ClientScope {
+        let results = Arc::new(ResultStore::new(&self.config.results));
+        let artifacts = Arc::new(ArtifactStore::new(&self.config.artifacts));
+        ClientScope {
+            bridge: self.bridge.for_client(name, results, artifacts),
             config: self.config.clone(),
-            engine: Arc::new(self.workers.engine(
-                self.isolation(),
-                self.config.toolplane.worker_path.as_deref(),
-                self.config.limits.max_recursion_depth,
-                true,
-            )),
+            engine: self.engine.clone(),
+            workers: self.workers.clone(),
         }
+    }
+}
+
+/// One client's stores over a runtime's capabilities and workers: see [`Toolplane::client_scope`].
+/// Fresh runs share the runtime's workers; [`ClientScope::session`] makes a session with these
+/// stores. Dropping the scope removes its artifact directory.
+#[derive(Debug)]
+pub struct ClientScope {
+    bridge: Bridge,
+    config: Config,
+    engine: Arc<Engine>,
+    workers: Workers,
+}
+
+impl ClientScope {
+    /// The client's name, as given to [`Toolplane::client_scope`].
+    pub fn name(&self) -> &str {
+        self.bridge.client().unwrap_or_default()
+    }
+
+    /// This client's result store.
+    pub fn results(&self) -> &Arc<ResultStore> {
+        self.bridge.results()
+    }
+
+    /// This client's artifact store.
+    pub fn artifacts(&self) -> &Arc<ArtifactStore> {
+        self.bridge.artifacts()
+    }
+
+    /// [`Toolplane::execute`] with this client's stores.
+    pub fn execute(&self, code: &str, inputs: impl Into<Inputs>) -> Result<ExecutionResult, Error> {
+        self.execute_cancellable(code, inputs, &CancelToken::new())
+    }
+
+    /// [`Toolplane::execute_cancellable`] with this client's stores.
+    pub fn execute_cancellable(
+        &self,
+        code: &str,
+        inputs: impl Into<Inputs>,
+        cancel: &CancelToken,
+    ) -> Result<ExecutionResult, Error> {
+        let inputs = inputs.into().into_map()?;
+        execute_on(
+            &self.engine,
+            &self.bridge,
+            &self.config,
+            false,
+            code,
+            inputs,
+            cancel,
+        )
+    }
+
+    /// A persistent session of its own with this client's stores (see [`Toolplane::session`]).
+    ///
+    /// ```
+    /// let runtime = toolplane::Toolplane::new(Default::default()).unwrap();
+    /// let alice = runtime.client_scope("alice");
+    /// let session = alice.session();
+    /// session.execute("h = await save_result('mine')", None).unwrap();
+    /// assert_eq!(alice.results().list().len(), 1);
+    /// assert!(runtime.results().list().is_empty());
+    /// ```
+    pub fn session(&self) -> Session {
+        Session::new(&self.workers, &self.bridge, &self.config)
+    }
+}
+
+impl Drop for ClientScope {
+    fn drop(&mut self) {
+        self.artifacts().close();
     }
 }
 
@@ -368,6 +456,19 @@ pub struct Session {
 }
 
 impl Session {
+    fn new(workers: &Workers, bridge: &Bridge, config: &Config) -> Self {
+        Self {
+            bridge: bridge.clone(),
+            config: config.clone(),
+            engine: Arc::new(workers.engine(
+                effective_isolation(config),
+                config.toolplane.worker_path.as_deref(),
+                config.limits.max_recursion_depth,
+                true,
+            )),
+        }
+    }
+
     /// Runs a snippet in this session's VM.
     pub fn execute(&self, code: &str, inputs: impl Into<Inputs>) -> Result<ExecutionResult, Error> {
         self.execute_cancellable(code, inputs, &CancelToken::new())
@@ -665,7 +766,9 @@ fn execute_on(
             config.limits.max_memory_mb
         },
     };
-    let audited = bridge.audit().map(|log| log.start_run(code));
+    let audited = bridge
+        .audit()
+        .map(|log| log.start_run(code, bridge.client()));
     let run_bridge = match &audited {
         Some(run) => bridge.for_run(&run.run_id),
         None => bridge.clone(),

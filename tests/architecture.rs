@@ -94,6 +94,7 @@ const ALLOWED: &[(&str, &[&str])] = &[
             "capabilities",
             "commands",
             "config",
+            "error",
             "execution",
             "namespace",
             "runtime",

@@ -1,5 +1,7 @@
 //! `toolplane serve mcp` driven by rmcp's client: over stdio against the built binary, over streamable
-//! HTTP (fail-closed), and in memory against a library-built server with registered capabilities.
+//! HTTP, and in memory against a library-built server with registered capabilities.
+
+mod common;
 
 use std::path::Path;
 use std::process::Stdio;
@@ -15,6 +17,8 @@ use serde_json::{Value, json};
 use tokio::io::AsyncBufReadExt;
 use toolplane::mcp::{McpServer, Transport, resolve_serve_config};
 use toolplane::{Capability, Config, Registry, Toolplane};
+
+use common::{post_initialize, raw_http};
 
 type Client = RunningService<RoleClient, ()>;
 
@@ -425,11 +429,16 @@ async fn http_server_with(
     (server, policy, stderr)
 }
 
+/// `[http] per_client_stores = false` keeps the design's v1 fail-closed: no stores, no session, no
+/// templates; the policy line says so. The server listens on loopback by default.
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-async fn http_is_fail_closed_and_loopback() {
-    let (mut server, policy, _stderr) = http_server(&[]).await;
+async fn http_can_stay_fail_closed_and_is_loopback() {
+    let dir = tempfile::tempdir().unwrap();
+    let config = dir.path().join("toolplane.toml");
+    std::fs::write(&config, "[http]\nper_client_stores = false\n").unwrap();
+    let (mut server, policy, _stderr) = http_server(&["--config", config.to_str().unwrap()]).await;
     assert!(
-        policy.starts_with("Toolplane MCP policy: backend=rustpython isolation=process session=off results=off artifacts=off transport=http cli=disabled allow=none mcp_servers=none unsafe=false client_auth=none listen=http://127.0.0.1:"),
+        policy.starts_with("Toolplane MCP policy: backend=rustpython isolation=process session=off results=off artifacts=off transport=http client_stores=off max_sessions=100 idle_expiry=900s cli=disabled allow=none mcp_servers=none unsafe=false client_auth=none listen=http://127.0.0.1:"),
         "{policy}"
     );
     let url = policy.trim().rsplit_once("listen=").unwrap().1.to_string();
@@ -465,44 +474,6 @@ async fn http_is_fail_closed_and_loopback() {
     .unwrap();
     let status = server.wait().await.unwrap();
     assert!(status.success(), "{status}");
-}
-
-/// One raw HTTP/1.1 POST of an `initialize` request to `url`, with `origin` as its `Origin` header when
-/// given: the status code and the response.
-async fn post_initialize(url: &str, origin: Option<&str>) -> (u16, String) {
-    let body = json!({"jsonrpc": "2.0", "id": 1, "method": "initialize", "params": {
-        "protocolVersion": "2025-06-18", "capabilities": {},
-        "clientInfo": {"name": "origin-test", "version": "1"}}})
-    .to_string();
-    let origin = origin.map_or(String::new(), |o| format!("Origin: {o}\r\n"));
-    raw_http(url, "POST", &origin, &body).await
-}
-
-/// One raw HTTP/1.1 request to `url` with `headers` (each ending in CRLF) and `body` as JSON: the
-/// status code and the whole response, headers included.
-async fn raw_http(url: &str, method: &str, headers: &str, body: &str) -> (u16, String) {
-    use tokio::io::{AsyncReadExt, AsyncWriteExt};
-    let authority = url.trim_start_matches("http://").split('/').next().unwrap();
-    let request = format!(
-        "{method} /mcp HTTP/1.1\r\nHost: {authority}\r\n{headers}Content-Type: application/json\r\n\
-         Accept: application/json, text/event-stream\r\nContent-Length: {}\r\nConnection: close\r\n\r\n{body}",
-        body.len()
-    );
-    let mut stream = tokio::net::TcpStream::connect(authority).await.unwrap();
-    stream.write_all(request.as_bytes()).await.unwrap();
-    let mut response = Vec::new();
-    let _ = tokio::time::timeout(
-        std::time::Duration::from_secs(10),
-        stream.read_to_end(&mut response),
-    )
-    .await;
-    let text = String::from_utf8_lossy(&response).to_string();
-    let status = text
-        .split_whitespace()
-        .nth(1)
-        .and_then(|code| code.parse().ok())
-        .unwrap_or(0);
-    (status, text)
 }
 
 /// The JSON body of a raw HTTP response.
@@ -958,15 +929,31 @@ async fn session_runs_are_serialised() {
     }
 }
 
-/// An embedder serving HTTP cannot keep the stores on: `McpServer::new` disables them.
+/// An embedder serving HTTP cannot serve the runtime's own stores to every client: `McpServer::new`
+/// disables them, and clients get stores of their own, or none with `per_client_stores = false`.
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-async fn library_http_server_disables_stores_itself() {
+async fn library_http_server_never_serves_the_runtimes_own_stores() {
     let runtime = Toolplane::new(Config::default()).unwrap();
     let server = McpServer::new(runtime, Transport::Http);
+    assert!(server.policy_line().contains(
+        "session=on results=on artifacts=on transport=http client_stores=per-mcp-session"
+    ));
+    let runtime_results = server.runtime().results().clone();
+    let client = in_memory(server.clone()).await;
+    assert_eq!(template_names(&client).await.len(), 2);
+    let saved = execute(&client, "return await save_result(1)", Value::Null).await;
+    assert!(saved["error"].is_null(), "{saved}");
+    assert!(!runtime_results.is_enabled());
+    assert_eq!(server.clients_with_stores(), 1);
+    client.cancel().await.unwrap();
+
+    let mut config = Config::default();
+    config.http.per_client_stores = false;
+    let server = McpServer::new(Toolplane::new(config).unwrap(), Transport::Http);
     assert!(
         server
             .policy_line()
-            .contains("session=off results=off artifacts=off transport=http")
+            .contains("session=off results=off artifacts=off transport=http client_stores=off")
     );
     let client = in_memory(server).await;
     assert!(template_names(&client).await.is_empty());
@@ -986,6 +973,7 @@ async fn without_stores_no_text_suggests_saving_results() {
         config.toolplane.isolation = Some(isolation);
         config.toolplane.worker_path = Some(env!("CARGO_BIN_EXE_toolplane").into());
         config.limits.timeout_seconds = 1.0;
+        config.http.per_client_stores = false;
         let server = McpServer::new(Toolplane::new(config).unwrap(), Transport::Http);
         let client = in_memory(server).await;
         let info = client.peer_info().unwrap();
@@ -1094,9 +1082,8 @@ async fn cancelled_requests_stop_their_runs() {
                 .build()
                 .unwrap();
             let client = in_memory(McpServer::new(runtime, transport)).await;
-            if transport == Transport::Stdio {
-                execute(&client, "x = 1", Value::Null).await;
-            }
+            // Both transports have a session (over HTTP, the client's own).
+            execute(&client, "x = 1", Value::Null).await;
             let code = "x = 2\nawait started()\nwhile True:\n    await tick()";
             let request =
                 rmcp::model::ClientRequest::CallToolRequest(rmcp::model::CallToolRequest::new(
@@ -1133,9 +1120,8 @@ async fn cancelled_requests_stop_their_runs() {
             )
             .await
             .unwrap_or_else(|_| panic!("{what}: the next call was not answered"));
-            let expected = match (transport, isolation) {
-                (Transport::Http, _) => Value::Null,
-                (_, toolplane::Isolation::Process) => json!(1),
+            let expected = match isolation {
+                toolplane::Isolation::Process => json!(1),
                 _ => json!(2),
             };
             assert_eq!(next["value"], expected, "{what}: {next}");
@@ -1218,19 +1204,53 @@ async fn half_open_and_idle_connections_are_closed() {
     }
 }
 
-/// Sessions are capped (1000): past it, a new client takes the place of one idle for a minute, or
-/// gets 503 while all are active (before, 13 000 `initialize`s cost 760 MB, each kept 300 s).
+/// Sessions are capped (`[http] max_sessions`; before any cap, 13 000 `initialize`s cost 760 MB,
+/// each kept 300 s): past it the next `initialize` gets 503 saying why, concurrent ones included,
+/// until a session ends.
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn sessions_are_capped() {
-    let (_server, policy, _stderr) = http_server(&[]).await;
+    let dir = tempfile::tempdir().unwrap();
+    let config = dir.path().join("toolplane.toml");
+    std::fs::write(&config, "[http]\nmax_sessions = 5\n").unwrap();
+    let (_server, policy, _stderr) = http_server(&["--config", config.to_str().unwrap()]).await;
     let url = policy.trim().rsplit_once("listen=").unwrap().1.to_string();
-    for n in 0..1000 {
-        let (status, response) = post_initialize(&url, None).await;
-        assert_eq!(status, 200, "initialize {n}: {response}");
+    let mut initializing = tokio::task::JoinSet::new();
+    for _ in 0..12 {
+        let url = url.clone();
+        initializing.spawn(async move { post_initialize(&url, None).await });
     }
+    let attempts: Vec<(u16, String)> = initializing.join_all().await;
+    let admitted: Vec<&String> = attempts
+        .iter()
+        .filter(|(status, _)| *status == 200)
+        .map(|(_, r)| r)
+        .collect();
+    assert_eq!(admitted.len(), 5, "{attempts:?}");
+    for (status, response) in attempts.iter().filter(|(s, _)| *s != 200) {
+        assert_eq!(*status, 503, "{response}");
+        assert!(
+            response.contains("the server holds its most MCP sessions (5, [http] max_sessions)"),
+            "{response}"
+        );
+    }
+    let session = admitted[0]
+        .lines()
+        .find_map(|l| {
+            let (name, value) = l.split_once(": ")?;
+            name.eq_ignore_ascii_case("mcp-session-id")
+                .then(|| value.trim().to_string())
+        })
+        .unwrap();
+    let (status, response) = raw_http(
+        &url,
+        "DELETE",
+        &format!("Mcp-Session-Id: {session}\r\n"),
+        "",
+    )
+    .await;
+    assert_eq!(status, 204, "{response}");
     let (status, response) = post_initialize(&url, None).await;
-    assert_eq!(status, 503, "{response}");
-    assert!(response.contains("holds 1000 sessions"), "{response}");
+    assert_eq!(status, 200, "{response}");
 }
 
 /// A new HTTP session at `url`, initialized: the headers its requests carry.

@@ -4,7 +4,7 @@ Usage: python tests/mcp_python_client.py path/to/toolplane
 
 Drives the built binary over stdio (tools, resources, templates, execute_code, a handle saved in one
 call and loaded in the next, results and artifacts read back as resources) and over streamable HTTP
-(stores and session off, no templates). Exits non-zero on the first failed check.
+(each client its own stores and session). Exits non-zero on the first failed check.
 """
 
 from __future__ import annotations
@@ -134,22 +134,41 @@ async def over_http(binary: str) -> None:
     )
     try:
         policy = server.stderr.readline()
-        check("results=off artifacts=off" in policy and "session=off" in policy, "HTTP policy line", policy)
+        check(
+            "session=on results=on artifacts=on transport=http client_stores=per-mcp-session" in policy,
+            "HTTP policy line",
+            policy,
+        )
         url = re.search(r"listen=(\S+)", policy).group(1)
-        async with AsyncExitStack() as stack:
-            read, write, *_ = await stack.enter_async_context(streamable_http_client(url))
-            session = await stack.enter_async_context(ClientSession(read, write))
-            await session.initialize()
-            templates = (await session.list_resource_templates()).resource_templates
-            check(templates == [], "no store templates over HTTP", templates)
-            refused = structured(
-                await call(
-                    session,
-                    "execute_code",
-                    code="try:\n    await save_result(1)\nexcept ValueError as e:\n    return str(e)",
+        handles = []
+        for _ in range(2):
+            async with AsyncExitStack() as stack:
+                read, write, *_ = await stack.enter_async_context(streamable_http_client(url))
+                session = await stack.enter_async_context(ClientSession(read, write))
+                await session.initialize()
+                templates = sorted(t.name for t in (await session.list_resource_templates()).resource_templates)
+                check(templates == ["artifact", "result"], "store templates over HTTP", templates)
+                saved = structured(
+                    await call(session, "execute_code", code="n = 41\nreturn await save_result({'n': n})")
                 )
-            )
-            check(refused["value"] == "results store is disabled", "HTTP is fail-closed", refused)
+                handle = saved["value"]
+                kept = structured(await call(session, "execute_code", code="return (await load_result(h))['n'] + 1 == n + 1", inputs={"h": handle}))
+                check(kept["value"] is True, "an HTTP client keeps its handles and session variables", kept)
+                for other in handles:
+                    refused = structured(
+                        await call(
+                            session,
+                            "execute_code",
+                            code="try:\n    await load_result(h)\nexcept ValueError as e:\n    return str(e)",
+                            inputs={"h": other},
+                        )
+                    )
+                    check(
+                        refused["value"] == f"unknown or expired result handle: {other!r}",
+                        "another HTTP client's handle is unknown",
+                        refused,
+                    )
+                handles.append(handle)
     finally:
         server.terminate()
         server.wait(timeout=10)

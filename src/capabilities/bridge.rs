@@ -40,6 +40,8 @@ pub struct Bridge {
     audit: Option<Arc<AuditLog>>,
     /// The run this bridge serves, for the log's `dispatch` events.
     run_id: Option<Arc<str>>,
+    /// The client whose stores these are, for the log's `run_start` events ([`Bridge::for_client`]).
+    client: Option<Arc<str>>,
 }
 
 #[derive(serde::Deserialize)]
@@ -105,6 +107,7 @@ impl Bridge {
             cli_binaries: Arc::new([]),
             audit: None,
             run_id: None,
+            client: None,
         }
     }
 
@@ -186,6 +189,27 @@ impl Bridge {
 
     pub(crate) fn run_id(&self) -> Option<&str> {
         self.run_id.as_deref()
+    }
+
+    /// This bridge over stores of its own, for the client `name`: the same capabilities, `[cli]`
+    /// and audit log.
+    pub(crate) fn for_client(
+        &self,
+        name: &str,
+        results: Arc<ResultStore>,
+        artifacts: Arc<ArtifactStore>,
+    ) -> Self {
+        Self {
+            results,
+            artifacts,
+            client: Some(name.into()),
+            ..self.clone()
+        }
+    }
+
+    /// The client whose stores these are, when not the runtime's own.
+    pub(crate) fn client(&self) -> Option<&str> {
+        self.client.as_deref()
     }
 
     /// This runtime's result store.

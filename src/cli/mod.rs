@@ -499,7 +499,7 @@ fn serve_mcp(args: ServeMcpArgs) -> Result<ExitCode, UsageError> {
         ));
     }
     let policy = policy_parts(&config, ambient && args.allow_unsafe);
-    // Fail-closed before anything is built: a multi-client transport gets no stores and no session.
+    // With `[http] per_client_stores = false`, HTTP gets no stores and no session (fail-closed).
     let mut config = resolve_serve_config(&config, transport);
     config.toolplane.isolation = Some(cli_isolation(&config, args.isolation.as_deref())?);
     if transport == Transport::Http

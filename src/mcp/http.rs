@@ -12,6 +12,7 @@ use hyper::{Request, Response, StatusCode};
 use hyper_util::rt::TokioIo;
 use rmcp::transport::common::http_header::HEADER_SESSION_ID;
 use rmcp::transport::streamable_http_server::session::local::LocalSessionManager;
+use rmcp::transport::streamable_http_server::session::local::SessionConfig;
 use rmcp::transport::streamable_http_server::{SessionId, SessionManager as _};
 use rmcp::transport::streamable_http_server::{StreamableHttpServerConfig, StreamableHttpService};
 
@@ -72,6 +73,11 @@ impl BearerTokens {
     }
 }
 
+/// The principal an HTTP request authenticated as, in its extensions (rmcp hands the handler the
+/// request's parts): its stores are that principal's.
+#[derive(Clone)]
+pub(crate) struct Principal(pub(crate) Arc<str>);
+
 fn digest(bytes: &[u8]) -> [u8; 32] {
     use sha2::Digest as _;
     sha2::Sha256::digest(bytes).into()
@@ -91,8 +97,29 @@ pub(super) async fn serve(
     hosts.push(local.to_string());
     let config = StreamableHttpServerConfig::default().with_allowed_hosts(hosts);
     let cancel = config.cancellation_token.clone();
-    let sessions = Arc::new(LocalSessionManager::default());
+    let limits = server.runtime().config().http.clone();
+    let idle = limits.idle_expiry();
+    // rmcp ends a session idle this long, and drops its server with the client's stores.
+    let mut session_config = SessionConfig::default();
+    session_config.keep_alive = Some(idle);
+    let mut sessions = LocalSessionManager::default();
+    sessions.session_config = session_config;
+    let sessions = Arc::new(sessions);
+    // Principals' stores outlive their MCP sessions: they end after the same idle time.
+    let _expiry = AbortOnDrop(tokio::spawn({
+        let server = server.clone();
+        let every = (idle / 4).clamp(Duration::from_secs(1), Duration::from_secs(60));
+        async move {
+            loop {
+                tokio::time::sleep(every).await;
+                server.state.clients.expire_idle(idle);
+            }
+        }
+    }));
     let endpoint = Arc::new(Endpoint {
+        max_sessions: limits.max_sessions,
+        idle,
+        admitting: tokio::sync::Mutex::new(()),
         max_body_bytes: config.max_request_body_bytes,
         service: StreamableHttpService::new(
             move || Ok(server.for_new_client()),
@@ -100,7 +127,7 @@ pub(super) async fn serve(
             config,
         ),
         sessions,
-        activity: Default::default(),
+        owners: Default::default(),
         allowed_origins,
         tokens,
     });
@@ -138,6 +165,15 @@ pub(super) async fn serve(
                 return signal;
             }
         }
+    }
+}
+
+/// Aborts a task when dropped (the server's background work ends with it).
+struct AbortOnDrop(tokio::task::JoinHandle<()>);
+
+impl Drop for AbortOnDrop {
+    fn drop(&mut self) {
+        self.0.abort();
     }
 }
 
@@ -351,44 +387,54 @@ impl<G: BodyGuard> hyper::body::Body for GuardedBody<G> {
 struct Endpoint {
     service: StreamableHttpService<McpServer, LocalSessionManager>,
     sessions: Arc<LocalSessionManager>,
-    /// When each live session last made a request (for [`Endpoint::make_room`]).
-    activity: std::sync::Mutex<std::collections::HashMap<SessionId, std::time::Instant>>,
+    /// The principal each live session was opened by (`None`: no client authentication): a request
+    /// from anyone else naming it is told there is no such session.
+    owners: std::sync::Mutex<std::collections::HashMap<SessionId, Option<Arc<str>>>>,
     allowed_origins: Arc<Vec<String>>,
     tokens: Arc<BearerTokens>,
     max_body_bytes: usize,
+    /// `[http] max_sessions`: each costs memory (with its stores and session) until it ends.
+    max_sessions: usize,
+    /// `[http] idle_expiry_seconds`, for the error past `max_sessions`.
+    idle: Duration,
+    /// Held from the count of sessions to the new one's creation, so the cap is never passed.
+    admitting: tokio::sync::Mutex<()>,
 }
-
-/// The most sessions the server keeps at once; each costs memory whether or not its client is still
-/// there. A new client past it takes the place of the session idle longest, if that one has been
-/// idle for [`EVICTABLE_IDLE`]; else it gets `503`.
-const MAX_SESSIONS: usize = 1000;
-const EVICTABLE_IDLE: Duration = Duration::from_secs(60);
 
 impl Endpoint {
     /// Origin check, then `/mcp` to rmcp, with the JSON-RPC and HTTP answers the spec asks for where
     /// rmcp gives others: a body that is not JSON-RPC is 400 with -32700 (not JSON) or -32600 (not a
     /// request), not 415; `DELETE` of a session that is not live is 404, of a live one 204, not 202.
-    async fn route(&self, request: Request<Incoming>) -> Response<Body> {
+    async fn route(&self, mut request: Request<Incoming>) -> Response<Body> {
         if let Some(origin) = request.headers().get(hyper::header::ORIGIN)
             && !origin_allowed(origin.as_bytes(), &self.allowed_origins)
         {
             return forbidden_origin(origin.as_bytes());
         }
+        let mut principal = None;
         if !self.tokens.is_empty() {
             let authorization = request.headers().get(hyper::header::AUTHORIZATION);
             match self.tokens.principal(authorization) {
-                Some(principal) => tracing::debug!(principal, "HTTP client authenticated"),
+                Some(name) => {
+                    tracing::debug!(principal = name, "HTTP client authenticated");
+                    principal = Some(Arc::<str>::from(name));
+                }
                 None => return unauthorized(authorization.is_some()),
             }
         }
         if request.uri().path() != MCP_PATH {
             return not_found();
         }
-        if let Some(id) = session_of(&request) {
-            let mut activity = self.activity();
-            if let Some(last) = activity.get_mut(&id) {
-                *last = std::time::Instant::now();
-            }
+        if let Some(id) = session_of(&request)
+            && self
+                .owners()
+                .get(&id)
+                .is_some_and(|owner| *owner != principal)
+        {
+            return session_not_found();
+        }
+        if let Some(principal) = principal {
+            request.extensions_mut().insert(Principal(principal));
         }
         match *request.method() {
             hyper::Method::POST => self.post(request).await,
@@ -407,18 +453,26 @@ impl Endpoint {
                 essence.trim().eq_ignore_ascii_case("application/json")
             });
         let new_session = session_of(&request).is_none();
-        if new_session && !self.make_room().await {
-            return json_error(
-                StatusCode::SERVICE_UNAVAILABLE,
-                -32000,
-                &format!(
-                    "Service Unavailable: the server holds {MAX_SESSIONS} sessions, all active in the \
-                     last {} s; try again later",
-                    EVICTABLE_IDLE.as_secs()
-                ),
-                serde_json::Value::Null,
-            );
-        }
+        let admitting = if new_session {
+            let admitting = self.admitting.lock().await;
+            if !self.has_room().await {
+                return json_error(
+                    StatusCode::SERVICE_UNAVAILABLE,
+                    -32000,
+                    &format!(
+                        "Service Unavailable: the server holds its most MCP sessions ({}, [http] \
+                         max_sessions); try again when one ends (DELETE, or {} s without a request)",
+                        self.max_sessions,
+                        self.idle.as_secs_f64()
+                    ),
+                    serde_json::Value::Null,
+                );
+            }
+            Some(admitting)
+        } else {
+            None
+        };
+        let principal = request.extensions().get::<Principal>().map(|p| p.0.clone());
         let (hang_up, gone) = HangUp::new();
         let mut request = request;
         request.extensions_mut().insert(gone);
@@ -463,48 +517,24 @@ impl Endpoint {
                 .get(HEADER_SESSION_ID)
                 .and_then(|v| v.to_str().ok())
         {
-            self.activity()
-                .insert(SessionId::from(id), std::time::Instant::now());
+            self.owners().insert(SessionId::from(id), principal);
         }
+        drop(admitting);
         response.map(|body| guarded(body, hang_up))
     }
 
-    fn activity(
+    fn owners(
         &self,
-    ) -> std::sync::MutexGuard<'_, std::collections::HashMap<SessionId, std::time::Instant>> {
-        self.activity.lock().unwrap_or_else(|e| e.into_inner())
+    ) -> std::sync::MutexGuard<'_, std::collections::HashMap<SessionId, Option<Arc<str>>>> {
+        self.owners.lock().unwrap_or_else(|e| e.into_inner())
     }
 
-    /// Whether a new session may start: under [`MAX_SESSIONS`], or after closing the session idle
-    /// longest when it has been idle for [`EVICTABLE_IDLE`].
-    async fn make_room(&self) -> bool {
-        let live: std::collections::HashSet<SessionId> = self
-            .sessions
-            .sessions
-            .read()
-            .await
-            .keys()
-            .cloned()
-            .collect();
-        if live.len() < MAX_SESSIONS {
-            return true;
-        }
-        let idlest = {
-            let mut activity = self.activity();
-            // Sessions rmcp ended on its own (its keep-alive) are gone from its table.
-            activity.retain(|id, _| live.contains(id));
-            activity
-                .iter()
-                .min_by_key(|(_, last)| **last)
-                .filter(|(_, last)| last.elapsed() >= EVICTABLE_IDLE)
-                .map(|(id, _)| id.clone())
-        };
-        let Some(idlest) = idlest else {
-            return false;
-        };
-        self.activity().remove(&idlest);
-        let _ = self.sessions.close_session(&idlest).await;
-        true
+    /// Whether a new session may start: fewer than `[http] max_sessions` are live. Forgets the
+    /// owners of sessions rmcp ended on its own (idle expiry).
+    async fn has_room(&self) -> bool {
+        let sessions = self.sessions.sessions.read().await;
+        self.owners().retain(|id, _| sessions.contains_key(id));
+        sessions.len() < self.max_sessions
     }
 
     async fn delete(&self, request: Request<Incoming>) -> Response<Body> {
@@ -512,10 +542,10 @@ impl Endpoint {
         if let Some(session) = &session
             && !self.sessions.has_session(session).await.unwrap_or(false)
         {
-            return plain(StatusCode::NOT_FOUND, "Not Found: Session not found".into());
+            return session_not_found();
         }
         if let Some(session) = &session {
-            self.activity().remove(session);
+            self.owners().remove(session);
         }
         let mut response = self.service.handle(request).await;
         if response.status() == StatusCode::ACCEPTED {
@@ -713,6 +743,11 @@ fn forbidden_origin(origin: &[u8]) -> Response<Body> {
         &message,
         serde_json::Value::Null,
     )
+}
+
+/// What a request naming a session that is not live (or not its principal's) gets.
+fn session_not_found() -> Response<Body> {
+    plain(StatusCode::NOT_FOUND, "Not Found: Session not found".into())
 }
 
 fn not_found() -> Response<Body> {

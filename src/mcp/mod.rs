@@ -4,10 +4,12 @@
 //! `toolplane://namespace`, `toolplane://results/{handle}` and `toolplane://artifacts/{handle}`. The
 //! server is a thin shell over a [`Toolplane`] runtime: the stores it serves are the runtime's.
 //!
-//! Transport policy (from the result-store design): stdio serves one client per process, so the stores
-//! and the session are on; every other transport is multi-client, so both stores and the session are
-//! turned off before the server is built (fail-closed), their templates are not advertised, and a
-//! snippet calling `save_result` gets "results store is disabled".
+//! Transport policy: stdio serves one client per process, which has the runtime's stores and session.
+//! HTTP is multi-client: each client gets stores and a session of its own (each MCP session, or with
+//! bearer tokens each principal), so a handle one saved is unknown to every other; with `[http]
+//! per_client_stores = false` they are turned off instead (the result-store design's v1 fail-closed):
+//! their templates are not advertised, and a snippet calling `save_result` gets "results store is
+//! disabled".
 //!
 //! ```no_run
 //! # async fn serve() -> std::io::Result<()> {
@@ -19,6 +21,7 @@
 //! # }
 //! ```
 
+mod clients;
 mod http;
 mod hybrid;
 mod logging;
@@ -44,7 +47,7 @@ use serde_json::{Map, Value, json};
 
 use crate::capabilities::{Detail, render_capabilities};
 use crate::config::Config;
-use crate::runtime::{Session, Toolplane};
+use crate::runtime::Toolplane;
 
 pub use http::{DEFAULT_HTTP_PORT, MCP_PATH};
 
@@ -87,13 +90,17 @@ impl Transport {
     }
 }
 
-/// The config a server on `transport` must run with: on a multi-client transport the result store,
-/// the artifact store and the session are disabled (fail-closed: a handle is the sole key, so a shared
-/// store would let one client read another's data). The input is not modified.
+/// The config a server on `transport` must run with. Over stdio, the config as it is. On a
+/// multi-client transport with `[http] per_client_stores = false`, the result store, the artifact
+/// store and the session are disabled (the design's v1 fail-closed: a handle is the sole key, so a
+/// shared store would let one client read another's data); with it (the default) they stay as
+/// configured, and each client gets its own ([`McpServer::new`]). The input is not modified.
 ///
 /// ```
 /// use toolplane::mcp::{Transport, resolve_serve_config};
-/// let config = toolplane::Config::default();
+/// let mut config = toolplane::Config::default();
+/// assert!(resolve_serve_config(&config, Transport::Http).results.enabled);
+/// config.http.per_client_stores = false;
 /// let http = resolve_serve_config(&config, Transport::Http);
 /// assert!(!http.results.enabled && !http.artifacts.enabled && !http.session.enabled);
 /// assert!(config.results.enabled);
@@ -101,7 +108,7 @@ impl Transport {
 /// ```
 pub fn resolve_serve_config(config: &Config, transport: Transport) -> Config {
     let mut config = config.clone();
-    if !transport.is_single_client() {
+    if !transport.is_single_client() && !config.http.per_client_stores {
         config.results.enabled = false;
         config.artifacts.enabled = false;
         config.session.enabled = false;
@@ -120,21 +127,23 @@ pub struct McpServer {
     tokens: Arc<http::BearerTokens>,
     /// This client's logging level: each HTTP client gets its own ([`McpServer::for_new_client`]).
     log: Arc<logging::ClientLog>,
+    /// This MCP session's stores and session, when each has its own and the client has no principal.
+    slot: clients::SessionSlot,
 }
 
 impl std::fmt::Debug for McpServer {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("McpServer")
             .field("transport", &self.state.transport)
-            .field("session", &self.state.session.is_some())
+            .field("live", &self.state.live)
             .finish_non_exhaustive()
     }
 }
 
 struct State {
     runtime: Toolplane,
-    /// The shared session, when on; its lock serialises runs in arrival order (tokio's mutex is fair).
-    session: Option<tokio::sync::Mutex<Session>>,
+    /// Whose stores and session each request gets.
+    clients: clients::Clients,
     /// Bounds parallel fresh runs, fairly between clients.
     fresh_slots: FreshSlots,
     transport: Transport,
@@ -184,26 +193,42 @@ struct SchemasArgs {
 }
 
 impl McpServer {
-    /// A server over `runtime`. The session is on when the runtime's `[session] enabled` is and the
-    /// transport is single-client. On a multi-client transport the runtime's stores are disabled here
-    /// too, whatever its config said, so an embedder cannot serve them over HTTP by mistake.
+    /// A server over `runtime`. Over stdio the client has the runtime's stores and, with `[session]
+    /// enabled`, one session. On a multi-client transport the runtime's own stores are disabled here,
+    /// whatever its config said, so an embedder cannot serve them to every client by mistake; with
+    /// `[http] per_client_stores` (the default) each client gets stores and a session of its own
+    /// instead ([`Toolplane::client_scope`]).
     pub fn new(runtime: Toolplane, transport: Transport) -> Self {
+        let config = runtime.config();
+        let per_client = !transport.is_single_client() && config.http.per_client_stores;
         if !transport.is_single_client() {
             runtime.results().disable(crate::stores::RESULTS_DISABLED);
             runtime
                 .artifacts()
                 .disable(crate::stores::ARTIFACTS_DISABLED);
         }
-        let session_on = runtime.config().session.enabled && transport.is_single_client();
+        let session_on = config.session.enabled && (transport.is_single_client() || per_client);
         let live = Live {
             session: session_on,
-            results: runtime.results().is_enabled(),
-            artifacts: runtime.artifacts().is_enabled(),
+            results: if per_client {
+                config.results.enabled
+            } else {
+                runtime.results().is_enabled()
+            },
+            artifacts: if per_client {
+                config.artifacts.enabled
+            } else {
+                runtime.artifacts().is_enabled()
+            },
             // A grant is the process's: only where one process serves one client.
             cli_escalation: transport.is_single_client()
                 && runtime.config().cli.mode == "allowlist",
         };
-        let session = session_on.then(|| tokio::sync::Mutex::new(runtime.session()));
+        let clients = if per_client {
+            clients::Clients::per_client(session_on)
+        } else {
+            clients::Clients::shared(&runtime, session_on)
+        };
         let workers = std::thread::available_parallelism().map_or(2, |n| n.get().max(2));
         let hybrid = if runtime.config().hybrid.enabled {
             runtime.config().hybrid.include.clone()
@@ -218,12 +243,12 @@ impl McpServer {
                     runtime
                         .bridge()
                         .cli_capability()
-                        .and_then(|_| text::unlisted_surfaces(&runtime)),
+                        .and_then(|_| text::unlisted_surfaces(&runtime, live)),
                 ),
                 hybrid,
                 capabilities_changed: tokio::sync::watch::Sender::new(0),
                 runtime,
-                session,
+                clients,
                 fresh_slots: FreshSlots::new(workers),
                 transport,
                 live,
@@ -231,15 +256,34 @@ impl McpServer {
             allowed_origins: Arc::default(),
             tokens: Arc::default(),
             log: Arc::default(),
+            slot: Arc::default(),
         }
     }
 
-    /// The server for another client connection: the same runtime, a logging level of its own.
+    /// The server for another MCP session: the same runtime, a logging level and (when clients
+    /// have their own) stores of its own.
     fn for_new_client(&self) -> Self {
         Self {
             log: Arc::default(),
+            slot: Arc::default(),
             ..self.clone()
         }
+    }
+
+    /// The client a request comes from: its stores and session.
+    fn client(&self, context: &RequestContext<RoleServer>) -> Arc<clients::Client> {
+        let principal = context
+            .extensions
+            .get::<hyper::http::request::Parts>()
+            .and_then(|parts| parts.extensions.get::<http::Principal>());
+        self.state
+            .clients
+            .get(&self.state.runtime, principal.map(|p| &*p.0), &self.slot)
+    }
+
+    /// How many clients hold stores of their own now (1 when all share the runtime's).
+    pub fn clients_with_stores(&self) -> usize {
+        self.state.clients.live()
     }
 
     /// Browser origins the HTTP transport accepts besides loopback ones (`http://localhost:5173`,
@@ -362,10 +406,12 @@ impl McpServer {
 
     /// The one line `serve mcp` prints to stderr at start, e.g.
     /// `Toolplane MCP policy: backend=rustpython isolation=process session=on results=on artifacts=on transport=stdio`.
+    /// Over HTTP it goes on with whose stores clients get (`client_stores=per-mcp-session`, or
+    /// `per-principal` with bearer tokens, or `off`) and the `[http]` limits.
     pub fn policy_line(&self) -> String {
         let on = |b: bool| if b { "on" } else { "off" };
         let live = self.state.live;
-        format!(
+        let mut line = format!(
             "Toolplane MCP policy: backend={} isolation={} session={} results={} artifacts={} transport={}",
             crate::execution::BACKEND_NAME,
             self.state.runtime.isolation().as_str(),
@@ -373,7 +419,20 @@ impl McpServer {
             on(live.results),
             on(live.artifacts),
             self.state.transport.as_str(),
-        )
+        );
+        if !self.state.transport.is_single_client() {
+            let http = &self.state.runtime.config().http;
+            let stores = match (self.state.clients.is_per_client(), self.tokens.is_empty()) {
+                (false, _) => "off",
+                (true, true) => "per-mcp-session",
+                (true, false) => "per-principal",
+            };
+            line.push_str(&format!(
+                " client_stores={stores} max_sessions={} idle_expiry={}s",
+                http.max_sessions, http.idle_expiry_seconds
+            ));
+        }
+        line
     }
 
     /// The `toolplane://namespace` manifest (markdown).
@@ -381,9 +440,10 @@ impl McpServer {
         text::namespace_manifest(&self.state.runtime, self.state.live)
     }
 
-    /// Removes the artifact directory now (the server is shutting down; runs still in flight get
-    /// "artifact store is disabled").
+    /// Removes the artifact directories now, the runtime's and every client's, and ends the
+    /// principals' sessions (the server is shutting down).
     pub fn shutdown(&self) {
+        self.state.clients.close_all();
         self.state.runtime.artifacts().close();
     }
 
@@ -449,7 +509,8 @@ impl McpServer {
         let not_run = || McpError::internal_error(crate::cancel::CANCELLED_MESSAGE, None);
         // The run blocks this worker thread (block_in_place moves the runtime's other tasks off it):
         // no hand-off to a blocking-pool thread and back, which costs two thread wake-ups per run.
-        let outcome = match &self.state.session {
+        let client = self.client(context);
+        let outcome = match &client.session {
             Some(session) => {
                 let session = tokio::select! {
                     session = session.lock() => session,
@@ -467,9 +528,7 @@ impl McpServer {
                     () = &mut cancelled => return Err(not_run()),
                 };
                 tokio::task::block_in_place(|| {
-                    self.state
-                        .runtime
-                        .execute_cancellable(&args.code, args.inputs, &cancel)
+                    client.execute_fresh(&self.state.runtime, &args.code, args.inputs, &cancel)
                 })
             }
         };
@@ -488,6 +547,7 @@ impl McpServer {
     fn search(&self, args: SearchArgs) -> CallToolResult {
         let text = text::search_text(
             &self.state.runtime,
+            self.state.live,
             args.query.as_deref().unwrap_or(""),
             args.tags.as_deref().unwrap_or_default(),
             args.detail.unwrap_or(Detail::Brief),
@@ -512,7 +572,8 @@ impl McpServer {
         CallToolResult::success(vec![ContentBlock::text(text)])
     }
 
-    fn read(&self, uri: &str) -> Result<ReadResourceResult, McpError> {
+    /// A resource, the stores' from the caller's own (`client`).
+    fn read(&self, uri: &str, client: &clients::Client) -> Result<ReadResourceResult, McpError> {
         let runtime = &self.state.runtime;
         let store_error = |e: crate::capabilities::HostError| {
             McpError::resource_not_found(e.message, Some(json!({ "uri": uri })))
@@ -524,10 +585,16 @@ impl McpServer {
         } else if uri == skill::MANIFEST_URI {
             ResourceContents::text(skill::manifest(), uri).with_mime_type("application/json")
         } else if let Some(handle) = uri.strip_prefix(RESULTS_URI_PREFIX) {
-            let payload = runtime.results().payload(handle).map_err(store_error)?;
+            let payload = client
+                .results(runtime)
+                .payload(handle)
+                .map_err(store_error)?;
             ResourceContents::text(&*payload, uri).with_mime_type("application/json")
         } else if let Some(handle) = uri.strip_prefix(ARTIFACTS_URI_PREFIX) {
-            let bytes = runtime.artifacts().load(handle).map_err(store_error)?;
+            let bytes = client
+                .artifacts(runtime)
+                .load(handle)
+                .map_err(store_error)?;
             ResourceContents::blob(base64::engine::general_purpose::STANDARD.encode(bytes), uri)
                 .with_mime_type("application/octet-stream")
         } else {
@@ -822,9 +889,10 @@ impl ServerHandler for McpServer {
     async fn read_resource(
         &self,
         request: ReadResourceRequestParams,
-        _context: RequestContext<RoleServer>,
+        context: RequestContext<RoleServer>,
     ) -> Result<ReadResourceResponse, McpError> {
-        self.read(&request.uri).map(Into::into)
+        self.read(&request.uri, &self.client(&context))
+            .map(Into::into)
     }
 
     #[allow(deprecated)] // rmcp deprecates logging (see `logging.rs`)

@@ -94,6 +94,7 @@ skill://driving-toolplane/SKILL.md (conventions).";
 /// The text of `search_capabilities`.
 pub(super) fn search_text(
     runtime: &Toolplane,
+    live: Live,
     query: &str,
     tags: &[String],
     detail: Detail,
@@ -113,11 +114,11 @@ pub(super) fn search_text(
         // JSON only, as the original: no signpost, no footer.
         return render_capabilities(&hits, detail, &[], RESERVED);
     }
-    let extras = unlisted_surfaces(runtime);
+    let extras = unlisted_surfaces(runtime, live);
     if hits.is_empty() {
         let total = registry.visible().len();
         let signpost = match total {
-            0 if runtime.results().is_enabled() || runtime.artifacts().is_enabled() => {
+            0 if live.results || live.artifacts => {
                 "No capabilities are registered. Snippets can still use the stores (save_result, \
                  load_result, save_artifact, load_artifact) and call_tool; read the \
                  toolplane://namespace resource for the full execution namespace."
@@ -151,11 +152,11 @@ pub(super) fn search_text(
 
 /// The bound surfaces a registry search cannot return, in one line (the original's
 /// `unlisted_surfaces`): the CLI bindings, when `[cli]` is on, and the result store.
-pub(super) fn unlisted_surfaces(runtime: &Toolplane) -> Option<String> {
+pub(super) fn unlisted_surfaces(runtime: &Toolplane, live: Live) -> Option<String> {
     let mut extras: Vec<String> = crate::commands::surface(runtime.config(), runtime.registry())
         .into_iter()
         .collect();
-    if runtime.results().is_enabled() {
+    if live.results {
         extras.push("`save_result`/`load_result`".into());
     }
     (!extras.is_empty()).then(|| {

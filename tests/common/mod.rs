@@ -151,3 +151,41 @@ pub fn output_with_stdin(command: &mut std::process::Command, stdin: &str) -> st
         .unwrap();
     child.wait_with_output().unwrap()
 }
+
+/// One raw HTTP/1.1 POST of an `initialize` request to `url`, with `origin` as its `Origin` header when
+/// given: the status code and the response.
+pub async fn post_initialize(url: &str, origin: Option<&str>) -> (u16, String) {
+    let body = serde_json::json!({"jsonrpc": "2.0", "id": 1, "method": "initialize", "params": {
+        "protocolVersion": "2025-06-18", "capabilities": {},
+        "clientInfo": {"name": "origin-test", "version": "1"}}})
+    .to_string();
+    let origin = origin.map_or(String::new(), |o| format!("Origin: {o}\r\n"));
+    raw_http(url, "POST", &origin, &body).await
+}
+
+/// One raw HTTP/1.1 request to `url` with `headers` (each ending in CRLF) and `body` as JSON: the
+/// status code and the whole response, headers included.
+pub async fn raw_http(url: &str, method: &str, headers: &str, body: &str) -> (u16, String) {
+    use tokio::io::{AsyncReadExt, AsyncWriteExt};
+    let authority = url.trim_start_matches("http://").split('/').next().unwrap();
+    let request = format!(
+        "{method} /mcp HTTP/1.1\r\nHost: {authority}\r\n{headers}Content-Type: application/json\r\n\
+         Accept: application/json, text/event-stream\r\nContent-Length: {}\r\nConnection: close\r\n\r\n{body}",
+        body.len()
+    );
+    let mut stream = tokio::net::TcpStream::connect(authority).await.unwrap();
+    stream.write_all(request.as_bytes()).await.unwrap();
+    let mut response = Vec::new();
+    let _ = tokio::time::timeout(
+        std::time::Duration::from_secs(10),
+        stream.read_to_end(&mut response),
+    )
+    .await;
+    let text = String::from_utf8_lossy(&response).to_string();
+    let status = text
+        .split_whitespace()
+        .nth(1)
+        .and_then(|code| code.parse().ok())
+        .unwrap_or(0);
+    (status, text)
+}
