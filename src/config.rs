@@ -51,6 +51,67 @@ pub struct Config {
     pub hybrid: HybridConfig,
     /// `[http]`
     pub http: HttpConfig,
+    /// `[stores]`
+    pub stores: StoresConfig,
+}
+
+/// `[stores]`: where the result and artifact stores keep their entries. Empty `url` (the default):
+/// in this process (results in memory, artifacts in a private temp directory). `url =
+/// "redis://host:port/db"` (or `rediss://`, or a secret reference to one: `env://VAR`,
+/// `keyring://NAME`): on Redis or Valkey, shared by every replica of a server pointed at it, keys
+/// under `prefix`. Same caps, texts and handles either way; entries expire by Redis's own TTL.
+///
+/// ```
+/// let cfg = toolplane::Config::from_toml_str("[stores]\nurl = \"redis://127.0.0.1:6379/0\"\n").unwrap();
+/// assert_eq!(cfg.stores.prefix, "toolplane");
+/// assert!(toolplane::Config::from_toml_str("[stores]\nurl = \"http://x\"\n").is_err());
+/// ```
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(default, deny_unknown_fields)]
+#[non_exhaustive]
+pub struct StoresConfig {
+    /// `redis://…`, `rediss://…`, a secret reference to one, or empty (in this process).
+    pub url: String,
+    /// The first part of every key (`PREFIX:SCOPE:res:…`): servers sharing a Redis keep apart by it.
+    pub prefix: String,
+}
+
+impl Default for StoresConfig {
+    fn default() -> Self {
+        Self {
+            url: String::new(),
+            prefix: "toolplane".into(),
+        }
+    }
+}
+
+impl StoresConfig {
+    fn validate(&self) -> Result<(), ConfigError> {
+        let url = self.url.trim();
+        let known = [
+            "redis://",
+            "rediss://",
+            "redis+unix://",
+            "env://",
+            "keyring://",
+        ];
+        if !url.is_empty() && !known.iter().any(|scheme| url.starts_with(scheme)) {
+            return Err(ConfigError::new(
+                "stores.url: redis://HOST:PORT/DB (or rediss://, redis+unix://), a secret reference \
+                 (env://VAR, keyring://NAME) to one, or empty for the in-process stores"
+                    .to_string(),
+            )
+            .at("stores.url"));
+        }
+        let simple = |c: char| c.is_ascii_alphanumeric() || matches!(c, '.' | '_' | '-');
+        if self.prefix.is_empty() || !self.prefix.chars().all(simple) {
+            return Err(ConfigError::new(
+                "stores.prefix: letters, digits, '.', '_' and '-', not empty".to_string(),
+            )
+            .at("stores.prefix"));
+        }
+        Ok(())
+    }
 }
 
 /// `[http]`: what `toolplane serve mcp --transport http` asks of its clients. `tokens` names principals
@@ -500,6 +561,7 @@ struct ConfigFile {
     audit: AuditConfig,
     hybrid: HybridConfig,
     http: HttpConfig,
+    stores: StoresConfig,
 }
 
 #[derive(Serialize, Deserialize)]
@@ -535,6 +597,7 @@ impl From<ConfigFile> for Config {
             audit: file.audit,
             hybrid: file.hybrid,
             http: file.http,
+            stores: file.stores,
         }
     }
 }
@@ -555,6 +618,7 @@ impl From<Config> for ConfigFile {
             audit: config.audit,
             hybrid: config.hybrid,
             http: config.http,
+            stores: config.stores,
         }
     }
 }
@@ -804,6 +868,7 @@ const KNOWN_KEYS: &[(&str, &[&str])] = &[
     ("mcp", &["servers", "discovery_timeout_seconds"]),
     ("audit", &["enabled", "path"]),
     ("hybrid", &["enabled", "include"]),
+    ("stores", &["url", "prefix"]),
     (
         "http",
         &[
@@ -985,6 +1050,7 @@ impl Config {
         }
         // After [limits]: its expiry is checked against a valid timeout.
         self.http.validate(&self.limits)?;
+        self.stores.validate()?;
         self.mcp.validate()
     }
 
@@ -1213,6 +1279,11 @@ max_pending_calls = 256          # host calls started and not awaited yet
 # Bearer tokens clients must present, by principal (the principal then scopes the stores):
 # [http.tokens]
 # alice = "env://ALICE_TOKEN"      # or keyring://NAME, or a list of them (rotation)
+
+# Where results and artifacts live: in this process (url = ""), or on Redis/Valkey for replicas
+# [stores]
+# url = "redis://127.0.0.1:6379/0" # or env://VAR / keyring://NAME holding one
+# prefix = "toolplane"
 "#;
 
 #[cfg(test)]

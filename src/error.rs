@@ -85,7 +85,7 @@ impl ConfigError {
     }
 
     /// An error about `key`.
-    #[cfg(not(feature = "mcp"))]
+    #[cfg(any(not(feature = "mcp"), feature = "redis"))]
     pub(crate) fn about(key: &str, message: impl Into<String>) -> Self {
         Self::new(message).at(key)
     }

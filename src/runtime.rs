@@ -90,6 +90,9 @@ pub struct Toolplane {
     commands: crate::commands::Commands,
     #[cfg(feature = "mcp")]
     mcp_servers: Vec<crate::mcp_client::ServerStatus>,
+    /// `[stores] url`'s Redis, when set: every store of this runtime (and its clients') is there.
+    #[cfg(feature = "redis")]
+    redis: Option<Arc<crate::stores::redis::RedisStores>>,
 }
 
 impl Toolplane {
@@ -115,8 +118,16 @@ impl Toolplane {
         let mcp_servers = connect_mcp_servers(&config, &registry)?;
         #[cfg(not(feature = "mcp"))]
         refuse_mcp_servers(&config)?;
-        let results = Arc::new(ResultStore::new(&config.results));
-        let artifacts = Arc::new(ArtifactStore::new(&config.artifacts));
+        #[cfg(feature = "redis")]
+        let redis = connect_redis(&config)?;
+        #[cfg(not(feature = "redis"))]
+        refuse_redis(&config)?;
+        let (results, artifacts) = make_stores(
+            &config,
+            #[cfg(feature = "redis")]
+            redis.as_ref(),
+            &crate::stores::new_handle("runtime-"),
+        );
         let engine = workers.engine(
             effective_isolation(&config),
             config.toolplane.worker_path.as_deref(),
@@ -138,6 +149,8 @@ impl Toolplane {
             commands,
             #[cfg(feature = "mcp")]
             mcp_servers,
+            #[cfg(feature = "redis")]
+            redis,
         })
     }
 
@@ -360,8 +373,12 @@ impl Toolplane {
     /// assert_eq!(stolen.error.unwrap().error_type, "ValueError");
     /// ```
     pub fn client_scope(&self, name: &str) -> ClientScope {
-        let results = Arc::new(ResultStore::new(&self.config.results));
-        let artifacts = Arc::new(ArtifactStore::new(&self.config.artifacts));
+        let (results, artifacts) = make_stores(
+            &self.config,
+            #[cfg(feature = "redis")]
+            self.redis.as_ref(),
+            name,
+        );
         ClientScope {
             bridge: self.bridge.for_client(name, results, artifacts),
             config: self.config.clone(),
@@ -679,6 +696,73 @@ fn refuse_mcp_servers(config: &Config) -> Result<(), Error> {
     Err(Error::Config(crate::error::ConfigError::about(
         "mcp.servers",
         "[mcp.servers.*] needs toolplane built with its `mcp` feature (the default)",
+    )))
+}
+
+/// A result store and an artifact store for `scope`: in this process, or on `[stores] url`'s Redis
+/// under the scope's name (the same name reaches the same entries from every replica).
+fn make_stores(
+    config: &Config,
+    #[cfg(feature = "redis")] redis: Option<&Arc<crate::stores::redis::RedisStores>>,
+    #[cfg_attr(not(feature = "redis"), allow(unused_variables))] scope: &str,
+) -> (Arc<ResultStore>, Arc<ArtifactStore>) {
+    #[cfg(feature = "redis")]
+    if let Some(redis) = redis {
+        return (
+            Arc::new(ResultStore::on_redis(&config.results, redis, scope)),
+            Arc::new(ArtifactStore::on_redis(&config.artifacts, redis, scope)),
+        );
+    }
+    (
+        Arc::new(ResultStore::new(&config.results)),
+        Arc::new(ArtifactStore::new(&config.artifacts)),
+    )
+}
+
+/// `[stores] url`'s Redis, connected (its secret reference read first), or `None` for the
+/// in-process stores. Errors: the URL cannot be read or Redis does not answer.
+#[cfg(feature = "redis")]
+fn connect_redis(config: &Config) -> Result<Option<Arc<crate::stores::redis::RedisStores>>, Error> {
+    let url = config.stores.url.trim();
+    if url.is_empty() {
+        return Ok(None);
+    }
+    let refused = |why: String| Error::Config(crate::error::ConfigError::about("stores.url", why));
+    let url = resolve_store_url(url).map_err(&refused)?;
+    crate::stores::redis::RedisStores::connect(&url, &config.stores.prefix)
+        .map(Some)
+        .map_err(|why| refused(format!("stores.url: cannot use the store on Redis: {why}")))
+}
+
+/// The URL a `[stores] url` names: itself, or the value of the `env://` or `keyring://` it refers
+/// to.
+#[cfg(feature = "redis")]
+fn resolve_store_url(url: &str) -> Result<String, String> {
+    #[cfg(feature = "mcp")]
+    {
+        let named = std::collections::BTreeMap::from([(String::new(), url.to_string())]);
+        crate::mcp_client::resolve_secrets("stores.url", &named)
+            .map(|mut resolved| resolved.pop().map(|(_, url)| url).unwrap_or_default())
+    }
+    #[cfg(not(feature = "mcp"))]
+    match url.strip_prefix("env://") {
+        Some(var) => std::env::var(var)
+            .map_err(|_| format!("stores.url references env://{var} but it is not set")),
+        None if url.starts_with("keyring://") => {
+            Err("stores.url: keyring:// needs toolplane built with its `mcp` feature".into())
+        }
+        None => Ok(url.to_string()),
+    }
+}
+
+#[cfg(not(feature = "redis"))]
+fn refuse_redis(config: &Config) -> Result<(), Error> {
+    if config.stores.url.trim().is_empty() {
+        return Ok(());
+    }
+    Err(Error::Config(crate::error::ConfigError::about(
+        "stores.url",
+        "[stores] url needs toolplane built with its `redis` feature (part of `cli`)",
     )))
 }
 

@@ -6,7 +6,6 @@
 //! `[http] idle_expiry_seconds`.
 
 use std::collections::HashMap;
-use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Arc, Mutex, OnceLock, Weak};
 use std::time::{Duration, Instant};
 
@@ -95,8 +94,6 @@ pub(super) struct PerClient {
     principals: Mutex<HashMap<Arc<str>, Arc<Client>>>,
     /// Every client made, for [`Clients::close_all`]; dead ones are pruned as new ones come.
     made: Mutex<Vec<Weak<Client>>>,
-    /// Numbers anonymous clients (`mcp-session-N` in the audit log).
-    next: AtomicU64,
 }
 
 /// What one MCP session's server holds: its client, made at its first request that needs one.
@@ -115,7 +112,6 @@ impl Clients {
             session_on,
             principals: Mutex::default(),
             made: Mutex::default(),
-            next: AtomicU64::new(1),
         })
     }
 
@@ -148,9 +144,9 @@ impl Clients {
                 }
             }
             None => slot
+                // Unguessable and unique across replicas: on Redis the name is the stores' scope.
                 .get_or_init(|| {
-                    let n = per_client.next.fetch_add(1, Ordering::Relaxed);
-                    per_client.make(runtime, &format!("mcp-session-{n}"))
+                    per_client.make(runtime, &crate::stores::new_handle("mcp-session-"))
                 })
                 .clone(),
         };

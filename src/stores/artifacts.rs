@@ -12,7 +12,7 @@ use crate::host_error::HostError;
 
 /// The filename used when a snippet gives none.
 pub const DEFAULT_ARTIFACT_FILENAME: &str = "artifact.bin";
-const WORDING: Wording = Wording {
+static WORDING: Wording = Wording {
     store: "artifact store",
     entries: "artifacts",
     over_total_hint: "save a smaller file",
@@ -69,7 +69,11 @@ struct Inner {
 /// ```
 #[derive(Debug)]
 pub struct ArtifactStore {
+    /// The entries, in this process; on Redis, only whether the store is enabled.
     inner: Mutex<Inner>,
+    /// The entries on Redis (`[stores] url`), when there.
+    #[cfg(feature = "redis")]
+    redis: Option<super::redis::RedisLedger>,
 }
 
 /// The longest artifact filename, in bytes (the usual file-system limit on one path component).
@@ -138,7 +142,23 @@ impl ArtifactStore {
                 root: None,
                 ledger: Ledger::new(caps, clock, disabled),
             }),
+            #[cfg(feature = "redis")]
+            redis: None,
         }
+    }
+
+    /// A store whose artifacts are on Redis, in `scope` (a client's, or a runtime's own): nothing on
+    /// this host's disk.
+    #[cfg(feature = "redis")]
+    pub(crate) fn on_redis(
+        config: &ArtifactsConfig,
+        stores: &Arc<super::redis::RedisStores>,
+        scope: &str,
+    ) -> Self {
+        let mut store = Self::new(config);
+        let caps = store.lock().ledger.caps();
+        store.redis = Some(stores.ledger(scope, "art", caps, &WORDING));
+        store
     }
 
     fn lock(&self) -> std::sync::MutexGuard<'_, Inner> {
@@ -199,11 +219,10 @@ impl ArtifactStore {
                 py_repr(filename)
             )));
         }
-        inner.ledger.purge(Entry::remove_files);
         let size = data.len();
         let label_bytes = label.map_or(0, str::len);
         let counted = size + label_bytes;
-        inner.ledger.admit(counted, &WORDING, |limit| {
+        let too_large = |limit| {
             let with_label = if label_bytes > 0 {
                 format!(" with its {label_bytes}-byte label")
             } else {
@@ -212,7 +231,25 @@ impl ArtifactStore {
             format!(
                 "artifact is {counted} bytes{with_label}, over the per-artifact limit of {limit} bytes; save a smaller file"
             )
-        })?;
+        };
+        #[cfg(feature = "redis")]
+        if let Some(redis) = &self.redis {
+            drop(inner);
+            let handle = new_handle("art_");
+            let size_text = size.to_string();
+            let mut fields: Vec<(&str, &[u8])> = vec![
+                ("data", data),
+                ("filename", filename.as_bytes()),
+                ("size_bytes", size_text.as_bytes()),
+            ];
+            if let Some(label) = label {
+                fields.push(("label", label.as_bytes()));
+            }
+            redis.save(&handle, counted, &fields, too_large)?;
+            return Ok(handle);
+        }
+        inner.ledger.purge(Entry::remove_files);
+        inner.ledger.admit(counted, &WORDING, too_large)?;
         let root = match &inner.root {
             Some(root) if root.path().is_dir() => root.path().to_path_buf(),
             _ => {
@@ -261,16 +298,29 @@ impl ArtifactStore {
             .ledger
             .get(handle)
             .map(|e| (e.path.clone(), e.info.clone()))
-            .ok_or_else(|| {
-                HostError::value(format!(
-                    "unknown or expired artifact handle: {}",
-                    py_repr(handle)
-                ))
-            })
+            .ok_or_else(|| unknown_handle(handle))
+    }
+
+    /// The entry of `handle` on Redis: its bytes and metadata.
+    #[cfg(feature = "redis")]
+    fn on_redis_entry(
+        &self,
+        redis: &super::redis::RedisLedger,
+        handle: &str,
+    ) -> Result<(Vec<u8>, ArtifactInfo), HostError> {
+        self.lock().ledger.check_enabled()?;
+        let stored = redis.get(handle)?.ok_or_else(|| unknown_handle(handle))?;
+        let info = stored_info(handle.to_string(), &stored);
+        let data = stored.fields.get("data").cloned().unwrap_or_default();
+        Ok((data, info))
     }
 
     /// The bytes of `handle`.
     pub fn load(&self, handle: &str) -> Result<Vec<u8>, HostError> {
+        #[cfg(feature = "redis")]
+        if let Some(redis) = &self.redis {
+            return self.on_redis_entry(redis, handle).map(|(data, _)| data);
+        }
         let (path, _) = self.entry_path(handle)?;
         std::fs::read(&path).map_err(|e| {
             HostError::value(format!(
@@ -282,11 +332,19 @@ impl ArtifactStore {
 
     /// The metadata of `handle`.
     pub fn describe(&self, handle: &str) -> Result<ArtifactInfo, HostError> {
+        #[cfg(feature = "redis")]
+        if let Some(redis) = &self.redis {
+            return self.on_redis_entry(redis, handle).map(|(_, info)| info);
+        }
         self.entry_path(handle).map(|(_, info)| info)
     }
 
     /// The live handles, oldest first.
     pub fn handles(&self) -> Vec<String> {
+        #[cfg(feature = "redis")]
+        if self.redis.is_some() {
+            return self.list().into_iter().map(|info| info.handle).collect();
+        }
         let mut inner = self.lock();
         inner.ledger.purge(Entry::remove_files);
         inner
@@ -306,6 +364,22 @@ impl ArtifactStore {
 
     /// The live artifacts, oldest first, each with its age in seconds.
     pub fn list_with_age(&self) -> Vec<(ArtifactInfo, f64)> {
+        #[cfg(feature = "redis")]
+        if let Some(redis) = &self.redis {
+            if !self.is_enabled() {
+                return Vec::new();
+            }
+            // A Redis that does not answer lists nothing (a save or load says why).
+            return redis
+                .list(&["filename", "size_bytes", "label"])
+                .unwrap_or_default()
+                .into_iter()
+                .map(|(handle, stored)| {
+                    let age = stored.age_seconds;
+                    (stored_info(handle, &stored), age)
+                })
+                .collect();
+        }
         let mut inner = self.lock();
         inner.ledger.purge(Entry::remove_files);
         inner
@@ -313,6 +387,29 @@ impl ArtifactStore {
             .in_order()
             .map(|(_, e, _, age)| (e.info.clone(), age))
             .collect()
+    }
+}
+
+fn unknown_handle(handle: &str) -> HostError {
+    HostError::value(format!(
+        "unknown or expired artifact handle: {}",
+        py_repr(handle)
+    ))
+}
+
+/// An artifact's metadata as Redis holds it.
+#[cfg(feature = "redis")]
+fn stored_info(handle: String, stored: &super::redis::Stored) -> ArtifactInfo {
+    ArtifactInfo {
+        handle,
+        filename: stored
+            .text("filename")
+            .unwrap_or_else(|| DEFAULT_ARTIFACT_FILENAME.into()),
+        size_bytes: stored
+            .text("size_bytes")
+            .and_then(|s| s.parse().ok())
+            .unwrap_or(0),
+        label: stored.text("label"),
     }
 }
 

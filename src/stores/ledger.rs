@@ -17,6 +17,40 @@ pub(crate) struct Caps {
     pub(crate) ttl_seconds: f64,
 }
 
+/// Why an entry counting `size` bytes does not fit a store holding `entries` entries of `total`
+/// bytes, checked in the reference's order: its own size (`too_large` says so, given the limit), the
+/// entry count, then the store's total. `None`: it fits. Every backend phrases refusals with this.
+pub(crate) fn refusal(
+    caps: &Caps,
+    wording: &Wording,
+    size: usize,
+    entries: usize,
+    total: usize,
+    too_large: impl FnOnce(usize) -> String,
+) -> Option<String> {
+    let Caps {
+        max_entries,
+        max_total_bytes,
+        max_entry_bytes,
+        ..
+    } = *caps;
+    if size > max_entry_bytes {
+        Some(too_large(max_entry_bytes))
+    } else if entries >= max_entries {
+        Some(format!(
+            "{} is full ({max_entries} {}); re-use an existing handle or save less",
+            wording.store, wording.entries
+        ))
+    } else if total + size > max_total_bytes {
+        Some(format!(
+            "{} would exceed its total limit of {max_total_bytes} bytes; {}",
+            wording.store, wording.over_total_hint
+        ))
+    } else {
+        None
+    }
+}
+
 /// How a store names itself in the messages of the saves it refuses.
 #[derive(Debug)]
 pub(crate) struct Wording {
@@ -68,6 +102,12 @@ impl<E> Ledger<E> {
         }
     }
 
+    /// The caps entries must fit.
+    #[cfg(feature = "redis")]
+    pub(crate) fn caps(&self) -> Caps {
+        self.caps
+    }
+
     pub(crate) fn is_enabled(&self) -> bool {
         self.disabled.is_none()
     }
@@ -110,37 +150,24 @@ impl<E> Ledger<E> {
         });
     }
 
-    /// Whether an entry counting `size` bytes fits (call after [`Self::purge`]), checked in the
-    /// reference's order: its own size (`too_large` says so, given the limit), the entry count, then
-    /// the store's total. Refusals are `ValueError`s.
+    /// Whether an entry counting `size` bytes fits (call after [`Self::purge`]): see [`refusal`].
     pub(crate) fn admit(
         &self,
         size: usize,
         wording: &Wording,
         too_large: impl FnOnce(usize) -> String,
     ) -> Result<(), HostError> {
-        let Caps {
-            max_entries,
-            max_total_bytes,
-            max_entry_bytes,
-            ..
-        } = self.caps;
-        let refusal = if size > max_entry_bytes {
-            too_large(max_entry_bytes)
-        } else if self.entries.len() >= max_entries {
-            format!(
-                "{} is full ({max_entries} {}); re-use an existing handle or save less",
-                wording.store, wording.entries
-            )
-        } else if self.total + size > max_total_bytes {
-            format!(
-                "{} would exceed its total limit of {max_total_bytes} bytes; {}",
-                wording.store, wording.over_total_hint
-            )
-        } else {
-            return Ok(());
-        };
-        Err(HostError::value(refusal))
+        match refusal(
+            &self.caps,
+            wording,
+            size,
+            self.entries.len(),
+            self.total,
+            too_large,
+        ) {
+            Some(refused) => Err(HostError::value(refused)),
+            None => Ok(()),
+        }
     }
 
     /// Records an admitted entry under `handle`, saved now.

@@ -41,10 +41,14 @@ struct Entry {
 /// ```
 #[derive(Debug)]
 pub struct ResultStore {
+    /// The entries, in this process; on Redis, only whether the store is enabled.
     ledger: Mutex<Ledger<Entry>>,
+    /// The entries on Redis (`[stores] url`), when there.
+    #[cfg(feature = "redis")]
+    redis: Option<super::redis::RedisLedger>,
 }
 
-const WORDING: Wording = Wording {
+static WORDING: Wording = Wording {
     store: "result store",
     entries: "entries",
     over_total_hint: "save a smaller projection or re-use an existing handle",
@@ -70,7 +74,22 @@ impl ResultStore {
         let disabled = (!config.enabled).then(|| RESULTS_DISABLED.to_string());
         Self {
             ledger: Mutex::new(Ledger::new(caps, clock, disabled)),
+            #[cfg(feature = "redis")]
+            redis: None,
         }
+    }
+
+    /// A store whose entries are on Redis, in `scope` (a client's, or a runtime's own).
+    #[cfg(feature = "redis")]
+    pub(crate) fn on_redis(
+        config: &ResultsConfig,
+        stores: &std::sync::Arc<super::redis::RedisStores>,
+        scope: &str,
+    ) -> Self {
+        let mut store = Self::new(config);
+        let caps = store.lock().caps();
+        store.redis = Some(stores.ledger(scope, "res", caps, &WORDING));
+        store
     }
 
     fn lock(&self) -> std::sync::MutexGuard<'_, Ledger<Entry>> {
@@ -96,10 +115,24 @@ impl ResultStore {
         let mut ledger = self.lock();
         ledger.check_enabled()?;
         let size = payload.len() + label.map_or(0, str::len);
+        let too_large = |limit| {
+            format!(
+                "result is {size} bytes, over the per-entry limit of {limit} bytes; save a smaller projection"
+            )
+        };
+        #[cfg(feature = "redis")]
+        if let Some(redis) = &self.redis {
+            drop(ledger);
+            let handle = new_handle("res_");
+            let mut fields: Vec<(&str, &[u8])> = vec![("data", payload.as_bytes())];
+            if let Some(label) = label {
+                fields.push(("label", label.as_bytes()));
+            }
+            redis.save(&handle, size, &fields, too_large)?;
+            return Ok(handle);
+        }
         ledger.purge(drop);
-        ledger.admit(size, &WORDING, |limit| {
-            format!("result is {size} bytes, over the per-entry limit of {limit} bytes; save a smaller projection")
-        })?;
+        ledger.admit(size, &WORDING, too_large)?;
         let handle = new_handle("res_");
         let entry = Entry {
             label: label.map(str::to_string),
@@ -131,16 +164,23 @@ impl ResultStore {
     pub fn payload(&self, handle: &str) -> Result<Arc<str>, HostError> {
         let mut ledger = self.lock();
         ledger.check_enabled()?;
+        let unknown = || {
+            HostError::value(format!(
+                "unknown or expired result handle: {}",
+                py_repr(handle)
+            ))
+        };
+        #[cfg(feature = "redis")]
+        if let Some(redis) = &self.redis {
+            drop(ledger);
+            let stored = redis.get(handle)?.ok_or_else(unknown)?;
+            return Ok(Arc::from(stored.text("data").unwrap_or_default()));
+        }
         ledger.purge(drop);
         ledger
             .get(handle)
             .map(|e| e.payload.clone())
-            .ok_or_else(|| {
-                HostError::value(format!(
-                    "unknown or expired result handle: {}",
-                    py_repr(handle)
-                ))
-            })
+            .ok_or_else(unknown)
     }
 
     /// The stored value of `handle`, parsed (exact with the default `exact-numbers` feature; without
@@ -157,6 +197,22 @@ impl ResultStore {
         if !ledger.is_enabled() {
             return Vec::new();
         }
+        #[cfg(feature = "redis")]
+        if let Some(redis) = &self.redis {
+            drop(ledger);
+            // A Redis that does not answer lists nothing (a save or load says why).
+            return redis
+                .list(&["label"])
+                .unwrap_or_default()
+                .into_iter()
+                .map(|(handle, stored)| ResultInfo {
+                    handle,
+                    label: stored.text("label"),
+                    size_bytes: stored.size,
+                    age_seconds: stored.age_seconds,
+                })
+                .collect();
+        }
         ledger.purge(drop);
         ledger
             .in_order()
@@ -171,6 +227,10 @@ impl ResultStore {
 
     /// The bytes currently counted against `max_total_bytes`.
     pub fn total_bytes(&self) -> usize {
+        #[cfg(feature = "redis")]
+        if let Some(redis) = &self.redis {
+            return redis.total().unwrap_or(0);
+        }
         self.lock().total()
     }
 }

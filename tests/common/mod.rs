@@ -189,3 +189,66 @@ pub async fn raw_http(url: &str, method: &str, headers: &str, body: &str) -> (u1
         .unwrap_or(0);
     (status, text)
 }
+
+/// A `redis-server` of Debian's package on a free loopback port, for one test: no persistence,
+/// killed when dropped. Panics when `redis-server` is missing (`.ci/run` installs it).
+pub struct RedisServer {
+    child: std::process::Child,
+    pub port: u16,
+}
+
+impl RedisServer {
+    pub fn start() -> Self {
+        let port = std::net::TcpListener::bind("127.0.0.1:0")
+            .unwrap()
+            .local_addr()
+            .unwrap()
+            .port();
+        let child = std::process::Command::new("redis-server")
+            .args(["--port", &port.to_string(), "--bind", "127.0.0.1"])
+            .args([
+                "--save",
+                "",
+                "--appendonly",
+                "no",
+                "--protected-mode",
+                "yes",
+            ])
+            .stdout(std::process::Stdio::null())
+            .spawn()
+            .expect("redis-server (Debian's package redis-server; .ci/run installs it)");
+        let server = Self { child, port };
+        for _ in 0..200 {
+            if std::net::TcpStream::connect(("127.0.0.1", port)).is_ok() {
+                return server;
+            }
+            std::thread::sleep(std::time::Duration::from_millis(10));
+        }
+        panic!("redis-server did not listen on {port}");
+    }
+
+    /// `redis://127.0.0.1:PORT/0`
+    pub fn url(&self) -> String {
+        format!("redis://127.0.0.1:{}/0", self.port)
+    }
+
+    /// The keys Redis holds now (`redis-cli KEYS *`).
+    pub fn keys(&self) -> Vec<String> {
+        let out = std::process::Command::new("redis-cli")
+            .args(["-p", &self.port.to_string(), "--raw", "KEYS", "*"])
+            .output()
+            .unwrap();
+        String::from_utf8_lossy(&out.stdout)
+            .lines()
+            .filter(|l| !l.is_empty())
+            .map(str::to_string)
+            .collect()
+    }
+}
+
+impl Drop for RedisServer {
+    fn drop(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+}
