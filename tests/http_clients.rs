@@ -547,3 +547,47 @@ async fn delete_expiry_and_shutdown_leave_nothing() {
     assert!(alive.is_empty(), "outlived the server: {alive:?}");
     drop((kept, other));
 }
+
+/// Behind a proxy clients name the proxy's host: `--allow-host` accepts it, any other name is still
+/// refused (403, the spec's DNS-rebinding defence).
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn allowed_hosts_are_served_and_others_refused() {
+    use tokio::io::{AsyncReadExt, AsyncWriteExt};
+    async fn status_for_host(url: &str, host: &str) -> String {
+        let authority = url.trim_start_matches("http://").split('/').next().unwrap();
+        let body = json!({"jsonrpc": "2.0", "id": 1, "method": "initialize", "params": {
+            "protocolVersion": "2025-06-18", "capabilities": {},
+            "clientInfo": {"name": "host-test", "version": "1"}}})
+        .to_string();
+        let request = format!(
+            "POST /mcp HTTP/1.1\r\nHost: {host}\r\nContent-Type: application/json\r\n\
+             Accept: application/json, text/event-stream\r\nContent-Length: {}\r\nConnection: close\r\n\r\n{body}",
+            body.len()
+        );
+        let mut stream = tokio::net::TcpStream::connect(authority).await.unwrap();
+        stream.write_all(request.as_bytes()).await.unwrap();
+        let mut response = Vec::new();
+        let _ =
+            tokio::time::timeout(Duration::from_secs(10), stream.read_to_end(&mut response)).await;
+        String::from_utf8_lossy(&response)
+            .split_whitespace()
+            .nth(1)
+            .unwrap_or_default()
+            .to_string()
+    }
+    let plain = Server::start("", &[], &[]).await;
+    assert_eq!(status_for_host(&plain.url, "mcp.example.com").await, "403");
+    let proxied = Server::start("", &["--allow-host", "mcp.example.com"], &[]).await;
+    assert_eq!(
+        status_for_host(&proxied.url, "mcp.example.com").await,
+        "200"
+    );
+    assert_eq!(
+        status_for_host(&proxied.url, "mcp.example.com:8443").await,
+        "200"
+    );
+    assert_eq!(
+        status_for_host(&proxied.url, "evil.example.com").await,
+        "403"
+    );
+}

@@ -123,6 +123,11 @@ struct ServeMcpArgs {
     /// `https://app.example.com`; "*" for any); repeatable. Requests from other origins get 403.
     #[arg(long = "allow-origin", value_name = "ORIGIN")]
     allow_origins: Vec<String>,
+    /// A `Host` name HTTP accepts besides loopback ones and the address it listens on: the name
+    /// clients or a proxy use (e.g. `mcp.example.com`, any port; `mcp.example.com:443`, that port);
+    /// repeatable. Requests naming other hosts get 403.
+    #[arg(long = "allow-host", value_name = "HOST")]
+    allow_hosts: Vec<String>,
     /// Serve HTTP clients with in-process isolation: their snippets then run in this process's own
     /// memory, and one that crashes the interpreter ends the server for every client.
     #[arg(long)]
@@ -533,6 +538,11 @@ fn serve_mcp(args: ServeMcpArgs) -> Result<ExitCode, UsageError> {
             "--allow-origin applies to --transport http (stdio has no browser origins)".into(),
         ));
     }
+    if transport == Transport::Stdio && !args.allow_hosts.is_empty() {
+        return Err(UsageError(
+            "--allow-host applies to --transport http (stdio has no Host header)".into(),
+        ));
+    }
     let tokens = if transport == Transport::Http {
         bearer_tokens(&http)?
     } else {
@@ -552,6 +562,7 @@ fn serve_mcp(args: ServeMcpArgs) -> Result<ExitCode, UsageError> {
     }
     let server = McpServer::new(runtime, transport)
         .allow_origins(args.allow_origins.clone())
+        .allow_hosts(args.allow_hosts.clone())
         .require_bearer_tokens(tokens);
     let tokio = tokio::runtime::Builder::new_multi_thread()
         .enable_all()

@@ -95,6 +95,7 @@ pub(super) async fn serve(
     let mut hosts: Vec<String> = vec!["localhost".into(), "127.0.0.1".into(), "::1".into()];
     hosts.push(local.ip().to_string());
     hosts.push(local.to_string());
+    hosts.extend(server.allowed_hosts.iter().cloned());
     let config = StreamableHttpServerConfig::default().with_allowed_hosts(hosts);
     let cancel = config.cancellation_token.clone();
     let limits = server.runtime().config().http.clone();

@@ -123,6 +123,8 @@ pub struct McpServer {
     state: Arc<State>,
     /// Browser origins HTTP accepts besides the loopback ones (`--allow-origin`).
     allowed_origins: Arc<Vec<String>>,
+    /// `Host` names HTTP accepts besides loopback ones and the bound address (`--allow-host`).
+    allowed_hosts: Arc<Vec<String>>,
     /// The bearer tokens HTTP clients must present ([`McpServer::require_bearer_tokens`]).
     tokens: Arc<http::BearerTokens>,
     /// This client's logging level: each HTTP client gets its own ([`McpServer::for_new_client`]).
@@ -254,6 +256,7 @@ impl McpServer {
                 live,
             }),
             allowed_origins: Arc::default(),
+            allowed_hosts: Arc::default(),
             tokens: Arc::default(),
             log: Arc::default(),
             slot: Arc::default(),
@@ -299,6 +302,22 @@ impl McpServer {
     /// ```
     pub fn allow_origins(mut self, origins: impl IntoIterator<Item = String>) -> Self {
         self.allowed_origins = Arc::new(origins.into_iter().collect());
+        self
+    }
+
+    /// `Host` names the HTTP transport accepts besides loopback ones and the address it is bound to:
+    /// the names clients (or a proxy in front) use, e.g. `mcp.example.com` (any port) or
+    /// `mcp.example.com:443`. A request naming another host gets 403 (the spec's DNS-rebinding
+    /// defence).
+    ///
+    /// ```
+    /// use toolplane::mcp::{McpServer, Transport};
+    /// let runtime = toolplane::Toolplane::new(Default::default()).unwrap();
+    /// let server = McpServer::new(runtime, Transport::Http).allow_hosts(["mcp.example.com".to_string()]);
+    /// # let _ = server;
+    /// ```
+    pub fn allow_hosts(mut self, hosts: impl IntoIterator<Item = String>) -> Self {
+        self.allowed_hosts = Arc::new(hosts.into_iter().collect());
         self
     }
 

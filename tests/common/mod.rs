@@ -204,6 +204,7 @@ impl RedisServer {
             .local_addr()
             .unwrap()
             .port();
+        debian_package("redis-server", "redis-server");
         let child = std::process::Command::new("redis-server")
             .args(["--port", &port.to_string(), "--bind", "127.0.0.1"])
             .args([
@@ -251,4 +252,46 @@ impl Drop for RedisServer {
         let _ = self.child.kill();
         let _ = self.child.wait();
     }
+}
+
+/// Makes sure `binary` is on the PATH: installs Debian's `package` when it is not (as `.ci/run`
+/// does; root, or sudo), once per test process.
+pub fn debian_package(binary: &str, package: &str) {
+    static INSTALLING: std::sync::Mutex<()> = std::sync::Mutex::new(());
+    let _one_at_a_time = INSTALLING.lock().unwrap_or_else(|e| e.into_inner());
+    let found = |b: &str| {
+        std::process::Command::new("sh")
+            .args(["-c", &format!("command -v {b}")])
+            .stdout(std::process::Stdio::null())
+            .status()
+            .is_ok_and(|s| s.success())
+    };
+    if found(binary) {
+        return;
+    }
+    let root = std::process::Command::new("id")
+        .arg("-u")
+        .output()
+        .is_ok_and(|o| o.stdout.trim_ascii() == b"0");
+    let apt = |args: &[&str]| {
+        let mut command = if root {
+            std::process::Command::new("apt-get")
+        } else {
+            let mut sudo = std::process::Command::new("sudo");
+            sudo.arg("apt-get");
+            sudo
+        };
+        command
+            .args(args)
+            .env("DEBIAN_FRONTEND", "noninteractive")
+            .status()
+            .is_ok_and(|s| s.success())
+    };
+    let installed = apt(&["install", "-y", "-qq", "--no-install-recommends", package])
+        || (apt(&["update", "-qq"])
+            && apt(&["install", "-y", "-qq", "--no-install-recommends", package]));
+    assert!(
+        installed && found(binary),
+        "{binary} is missing and could not be installed: apt-get install {package}"
+    );
 }
