@@ -333,6 +333,102 @@ fn store() {
     }
 }
 
+/// The result and artifact stores themselves (no VM): save and load of 1 KiB, 1 MiB and 8 MiB, in
+/// process and on a `redis-server` started here on loopback (skipped when there is none).
+fn stores_backends() {
+    let Some(redis) = RedisForBench::start() else {
+        println!("\n## stores: in process vs Redis — skipped: no redis-server on the PATH");
+        return;
+    };
+    let mut base = Config::default();
+    base.toolplane.isolation = Some(Isolation::InProcess);
+    base.results.max_total_bytes = 1 << 30;
+    base.results.max_entry_bytes = 16 << 20;
+    base.results.max_entries = 1_000_000;
+    base.artifacts.max_total_bytes = 1 << 30;
+    base.artifacts.max_entry_bytes = 16 << 20;
+    base.artifacts.max_entries = 1_000_000;
+    let mut on_redis = base.clone();
+    on_redis.stores.url = format!("redis://127.0.0.1:{}/0", redis.port);
+    for (backend, config) in [("in process", base), ("redis", on_redis)] {
+        let runtime = Toolplane::new(config).unwrap();
+        for (label, bytes, n) in [
+            ("1 KiB", 1 << 10, 200),
+            ("1 MiB", 1 << 20, 50),
+            ("8 MiB", 8 << 20, 10),
+        ] {
+            section(&format!("stores: {label} on {backend}"));
+            let payload = format!("\"{}\"", "x".repeat(bytes - 2));
+            let mut handle = String::new();
+            let save = time_n(n, || {
+                handle = runtime.results().save_json(&payload, None).unwrap();
+            });
+            report("result save", &save);
+            let load = time_n(n, || {
+                assert_eq!(runtime.results().payload(&handle).unwrap().len(), bytes);
+            });
+            report("result load (the JSON text)", &load);
+            let data = vec![7u8; bytes];
+            let save = time_n(n, || {
+                handle = runtime
+                    .artifacts()
+                    .save(&data, Some("a.bin"), None)
+                    .unwrap();
+            });
+            report("artifact save", &save);
+            let load = time_n(n, || {
+                assert_eq!(runtime.artifacts().load(&handle).unwrap().len(), bytes);
+            });
+            report("artifact load", &load);
+        }
+    }
+}
+
+/// A `redis-server` on a free loopback port for the benchmark, killed when dropped.
+struct RedisForBench {
+    child: std::process::Child,
+    port: u16,
+}
+
+impl RedisForBench {
+    fn start() -> Option<Self> {
+        let port = std::net::TcpListener::bind("127.0.0.1:0")
+            .ok()?
+            .local_addr()
+            .ok()?
+            .port();
+        let child = Command::new("redis-server")
+            .args([
+                "--port",
+                &port.to_string(),
+                "--bind",
+                "127.0.0.1",
+                "--save",
+                "",
+                "--appendonly",
+                "no",
+            ])
+            .stdout(std::process::Stdio::null())
+            .spawn()
+            .ok()?;
+        let redis = Self { child, port };
+        for _ in 0..200 {
+            if std::net::TcpStream::connect(("127.0.0.1", port)).is_ok() {
+                return Some(redis);
+            }
+            std::thread::sleep(Duration::from_millis(10));
+        }
+        None
+    }
+}
+
+impl Drop for RedisForBench {
+    fn drop(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+}
+
 /// The rows of the value-path target: 100,000 small dicts (~7.5 MiB of JSON).
 const ROWS: &str = "rows = [{'id': i, 'name': 'row-' + str(i), 'tags': ['a', 'b', 'c'], 'score': i * 0.5} \
                     for i in range(100000)]\n";
@@ -618,6 +714,9 @@ fn main() {
     }
     if wants("store") || wants("rows") {
         rows();
+    }
+    if wants("stores") {
+        stores_backends();
     }
     if wants("memory") {
         memory();

@@ -151,6 +151,92 @@ pub struct HttpConfig {
     pub max_sessions: usize,
     /// Seconds without a request after which a client's MCP session, stores and session end.
     pub idle_expiry_seconds: f64,
+    /// `[http.oauth]`: accept access tokens an OAuth authorization server issued for this server.
+    pub oauth: Option<OAuthConfig>,
+}
+
+/// `[http.oauth]`: `serve mcp --transport http` as an OAuth 2.1 resource server (the MCP
+/// authorization spec). Clients get access tokens from `issuer` (an authorization server this server
+/// trusts) for the resource `audience` (this server's URL, as clients reach it); a JWT access token
+/// whose signature checks against the issuer's published keys (JWKS), whose `iss`, `aud`, `exp` and
+/// `nbf` hold and which carries `scopes` is accepted, and its `principal_claim` names the principal.
+/// The server publishes its protected-resource metadata at
+/// `/.well-known/oauth-protected-resource/mcp`.
+///
+/// ```
+/// let cfg = toolplane::Config::from_toml_str(
+///     "[http.oauth]\nissuer = \"https://auth.example.com\"\naudience = \"https://mcp.example.com/mcp\"\n",
+/// ).unwrap();
+/// assert_eq!(cfg.http.oauth.unwrap().principal_claim, "sub");
+/// assert!(toolplane::Config::from_toml_str("[http.oauth]\nissuer = \"http://auth.example.com\"\naudience = \"https://x/mcp\"\n").is_err());
+/// ```
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+#[non_exhaustive]
+pub struct OAuthConfig {
+    /// The authorization server (its `iss`): `https://…` (`http://` only on a loopback host).
+    pub issuer: String,
+    /// This server as a resource: the `aud` its tokens carry, e.g. `https://mcp.example.com/mcp`.
+    pub audience: String,
+    /// The claim naming the principal (default `sub`).
+    #[serde(default = "default_principal_claim")]
+    pub principal_claim: String,
+    /// Scopes every token must carry (default none).
+    #[serde(default)]
+    pub scopes: Vec<String>,
+    /// The JWKS URL, when the issuer's metadata does not say it.
+    #[serde(default)]
+    pub jwks_url: Option<String>,
+}
+
+fn default_principal_claim() -> String {
+    "sub".into()
+}
+
+impl OAuthConfig {
+    fn validate(&self) -> Result<(), ConfigError> {
+        let https_or_loopback = |url: &str| {
+            let Some((scheme, rest)) = url.split_once("://") else {
+                return false;
+            };
+            let host = rest.split(['/', '?', '#']).next().unwrap_or_default();
+            let host = host.rsplit_once('@').map_or(host, |(_, h)| h);
+            let name = if host.starts_with('[') {
+                host.split(']')
+                    .next()
+                    .unwrap_or_default()
+                    .trim_start_matches('[')
+            } else {
+                host.split(':').next().unwrap_or_default()
+            };
+            let loopback = name == "localhost"
+                || name
+                    .parse::<std::net::IpAddr>()
+                    .is_ok_and(|ip| ip.is_loopback());
+            !name.is_empty() && (scheme == "https" || (scheme == "http" && loopback))
+        };
+        for (key, url) in [
+            ("issuer", Some(&self.issuer)),
+            ("audience", Some(&self.audience)),
+            ("jwks_url", self.jwks_url.as_ref()),
+        ] {
+            if let Some(url) = url
+                && !https_or_loopback(url)
+            {
+                return Err(ConfigError::new(format!(
+                    "http.oauth.{key}: an https:// URL (http:// only on a loopback host), got {url:?}"
+                ))
+                .at(format!("http.oauth.{key}")));
+            }
+        }
+        if self.principal_claim.trim().is_empty() {
+            return Err(
+                ConfigError::new("http.oauth.principal_claim: a claim name".to_string())
+                    .at("http.oauth.principal_claim"),
+            );
+        }
+        Ok(())
+    }
 }
 
 impl Default for HttpConfig {
@@ -160,6 +246,7 @@ impl Default for HttpConfig {
             per_client_stores: true,
             max_sessions: 100,
             idle_expiry_seconds: 900.0,
+            oauth: None,
         }
     }
 }
@@ -208,6 +295,9 @@ impl HttpConfig {
                 limits.timeout_seconds
             ))
             .at("http.idle_expiry_seconds"));
+        }
+        if let Some(oauth) = &self.oauth {
+            oauth.validate()?;
         }
         for (principal, tokens) in &self.tokens {
             let at = format!("http.tokens.{principal}");
@@ -876,6 +966,7 @@ const KNOWN_KEYS: &[(&str, &[&str])] = &[
             "per_client_stores",
             "max_sessions",
             "idle_expiry_seconds",
+            "oauth",
         ],
     ),
     (
@@ -1279,6 +1370,10 @@ max_pending_calls = 256          # host calls started and not awaited yet
 # Bearer tokens clients must present, by principal (the principal then scopes the stores):
 # [http.tokens]
 # alice = "env://ALICE_TOKEN"      # or keyring://NAME, or a list of them (rotation)
+# Or access tokens from an OAuth authorization server (JWTs; the `sub` claim is the principal):
+# [http.oauth]
+# issuer = "https://auth.example.com"
+# audience = "https://mcp.example.com/mcp"
 
 # Where results and artifacts live: in this process (url = ""), or on Redis/Valkey for replicas
 # [stores]

@@ -132,7 +132,8 @@ struct ServeMcpArgs {
     /// memory, and one that crashes the interpreter ends the server for every client.
     #[arg(long)]
     accept_in_process_http: bool,
-    /// Listen on a non-loopback address without client authentication ([http.tokens]): anyone who
+    /// Listen on a non-loopback address without client authentication ([http.tokens] or
+    /// [http.oauth]): anyone who
     /// reaches the port runs code. Only for a network you trust.
     #[arg(long)]
     allow_unauthenticated: bool,
@@ -550,13 +551,14 @@ fn serve_mcp(args: ServeMcpArgs) -> Result<ExitCode, UsageError> {
     };
     if transport == Transport::Http
         && tokens.is_empty()
+        && http.oauth.is_none()
         && !args.host.is_loopback()
         && !args.allow_unauthenticated
     {
         return Err(UsageError(format!(
             "refusing to listen on {} without client authentication: anyone who reaches the port would \
-             run code. Set bearer tokens in [http.tokens] (docs/mcp.md), or pass \
-             --allow-unauthenticated for a network you trust",
+             run code. Set bearer tokens in [http.tokens] or an authorization server in [http.oauth] \
+             (docs/mcp.md), or pass --allow-unauthenticated for a network you trust",
             args.host
         )));
     }
@@ -606,10 +608,7 @@ fn serve_mcp(args: ServeMcpArgs) -> Result<ExitCode, UsageError> {
                     })?;
                 let local = listener.local_addr()?;
                 // `listen=` stays last: clients take the URL from the end of the line.
-                let client_auth = match server.authenticated_principals() {
-                    0 => "none".to_string(),
-                    n => format!("bearer({n})"),
-                };
+                let client_auth = server.client_auth();
                 eprintln!(
                     "{} {policy} client_auth={client_auth} listen=http://{local}{}",
                     server.policy_line(),

@@ -118,6 +118,10 @@ pub(super) async fn serve(
         }
     }));
     let endpoint = Arc::new(Endpoint {
+        oauth: limits
+            .oauth
+            .clone()
+            .map(|oauth| Arc::new(super::oauth_resource::OAuthResource::new(oauth))),
         max_sessions: limits.max_sessions,
         idle,
         admitting: tokio::sync::Mutex::new(()),
@@ -393,6 +397,8 @@ struct Endpoint {
     owners: std::sync::Mutex<std::collections::HashMap<SessionId, Option<Arc<str>>>>,
     allowed_origins: Arc<Vec<String>>,
     tokens: Arc<BearerTokens>,
+    /// `[http.oauth]`: access tokens from an authorization server, beside `tokens`.
+    oauth: Option<Arc<super::oauth_resource::OAuthResource>>,
     max_body_bytes: usize,
     /// `[http] max_sessions`: each costs memory (with its stores and session) until it ends.
     max_sessions: usize,
@@ -412,15 +418,31 @@ impl Endpoint {
         {
             return forbidden_origin(origin.as_bytes());
         }
+        if let Some(oauth) = &self.oauth
+            && request.method() == hyper::Method::GET
+            && [
+                oauth.metadata_path().as_str(),
+                "/.well-known/oauth-protected-resource",
+            ]
+            .contains(&request.uri().path())
+        {
+            return json_document(&oauth.metadata());
+        }
         let mut principal = None;
-        if !self.tokens.is_empty() {
+        if !self.tokens.is_empty() || self.oauth.is_some() {
             let authorization = request.headers().get(hyper::header::AUTHORIZATION);
-            match self.tokens.principal(authorization) {
-                Some(name) => {
-                    tracing::debug!(principal = name, "HTTP client authenticated");
-                    principal = Some(Arc::<str>::from(name));
+            match self.authenticate(authorization).await {
+                Ok(name) => {
+                    tracing::debug!(principal = &*name, "HTTP client authenticated");
+                    principal = Some(name);
                 }
-                None => return unauthorized(authorization.is_some()),
+                Err(why) => {
+                    return unauthorized(
+                        authorization.is_some(),
+                        why.as_deref(),
+                        self.oauth.as_ref().map(|o| o.metadata_url()).as_deref(),
+                    );
+                }
             }
         }
         if request.uri().path() != MCP_PATH {
@@ -442,6 +464,31 @@ impl Endpoint {
             hyper::Method::DELETE => self.delete(request).await,
             _ => self.service.handle(request).await,
         }
+    }
+
+    /// The principal `authorization` names: a `[http.tokens]` token's, else (with `[http.oauth]`) a
+    /// valid access token's subject. `Err` with why, when there is one to tell.
+    async fn authenticate(
+        &self,
+        authorization: Option<&hyper::header::HeaderValue>,
+    ) -> Result<Arc<str>, Option<String>> {
+        if let Some(name) = self.tokens.principal(authorization) {
+            return Ok(name.into());
+        }
+        let Some(oauth) = &self.oauth else {
+            return Err(None);
+        };
+        let token = authorization
+            .and_then(|v| v.to_str().ok())
+            .and_then(|v| v.strip_prefix("Bearer "))
+            .map(str::trim)
+            .filter(|t| !t.is_empty())
+            .ok_or(None)?;
+        oauth
+            .principal(token)
+            .await
+            .map(Arc::from)
+            .map_err(|rejected| Some(rejected.0))
     }
 
     async fn post(&self, request: Request<Incoming>) -> Response<Body> {
@@ -709,25 +756,48 @@ fn origin_allowed(origin: &[u8], allowed: &[String]) -> bool {
 
 /// 401 for a request without a valid bearer token: the challenge says which scheme (and, when a token
 /// was sent, that it was not accepted), the body is a JSON-RPC error (id null).
-fn unauthorized(presented: bool) -> Response<Body> {
+/// 401 with the challenge RFC 6750 asks for, naming (with `[http.oauth]`) the protected-resource
+/// metadata that says where to get a token (RFC 9728, the MCP authorization spec).
+fn unauthorized(
+    presented: bool,
+    why: Option<&str>,
+    resource_metadata: Option<&str>,
+) -> Response<Body> {
+    let message = match (presented, why) {
+        (true, Some(why)) => format!("Unauthorized: the bearer token is not accepted: {why}"),
+        (true, None) => "Unauthorized: the bearer token is not accepted".to_string(),
+        (false, _) => {
+            "Unauthorized: this server needs a bearer token (Authorization: Bearer <token>)"
+                .to_string()
+        }
+    };
     let mut response = json_error(
         StatusCode::UNAUTHORIZED,
         -32001,
-        if presented {
-            "Unauthorized: the bearer token is not accepted"
-        } else {
-            "Unauthorized: this server needs a bearer token (Authorization: Bearer <token>)"
-        },
+        &message,
         serde_json::Value::Null,
     );
-    let challenge = if presented {
-        "Bearer realm=\"toolplane\", error=\"invalid_token\""
-    } else {
-        "Bearer realm=\"toolplane\""
-    };
+    let mut challenge = String::from("Bearer realm=\"toolplane\"");
+    if let Some(url) = resource_metadata {
+        challenge.push_str(&format!(", resource_metadata=\"{url}\""));
+    }
+    if presented {
+        challenge.push_str(", error=\"invalid_token\"");
+    }
+    if let Ok(value) = hyper::header::HeaderValue::from_str(&challenge) {
+        response
+            .headers_mut()
+            .insert(hyper::header::WWW_AUTHENTICATE, value);
+    }
+    response
+}
+
+/// 200 with a JSON document.
+fn json_document(document: &serde_json::Value) -> Response<Body> {
+    let mut response = Response::new(Full::new(Bytes::from(document.to_string())).boxed());
     response.headers_mut().insert(
-        hyper::header::WWW_AUTHENTICATE,
-        hyper::header::HeaderValue::from_static(challenge),
+        hyper::header::CONTENT_TYPE,
+        hyper::header::HeaderValue::from_static("application/json"),
     );
     response
 }

@@ -26,6 +26,7 @@ mod http;
 mod hybrid;
 mod logging;
 mod null_id;
+mod oauth_resource;
 mod text;
 
 use std::net::SocketAddr;
@@ -341,9 +342,26 @@ impl McpServer {
         self
     }
 
-    /// How many principals [`McpServer::require_bearer_tokens`] accepts (0: no client authentication).
+    /// How many principals [`McpServer::require_bearer_tokens`] accepts (0: no bearer tokens).
     pub fn authenticated_principals(&self) -> usize {
         self.tokens.principals()
+    }
+
+    /// How HTTP clients authenticate, as the policy line says it: `bearer(N)` for N principals'
+    /// tokens, `oauth(ISSUER)` for `[http.oauth]`, both joined by `+`, or `none`.
+    pub fn client_auth(&self) -> String {
+        let mut ways = Vec::new();
+        if !self.tokens.is_empty() {
+            ways.push(format!("bearer({})", self.tokens.principals()));
+        }
+        if let Some(oauth) = &self.state.runtime.config().http.oauth {
+            ways.push(format!("oauth({})", oauth.issuer));
+        }
+        if ways.is_empty() {
+            "none".into()
+        } else {
+            ways.join("+")
+        }
     }
 
     /// Says that the runtime's capabilities changed (MCP servers connected after the server started):
@@ -441,7 +459,8 @@ impl McpServer {
         );
         if !self.state.transport.is_single_client() {
             let http = &self.state.runtime.config().http;
-            let stores = match (self.state.clients.is_per_client(), self.tokens.is_empty()) {
+            let anonymous = self.tokens.is_empty() && http.oauth.is_none();
+            let stores = match (self.state.clients.is_per_client(), anonymous) {
                 (false, _) => "off",
                 (true, true) => "per-mcp-session",
                 (true, false) => "per-principal",

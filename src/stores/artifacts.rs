@@ -309,9 +309,9 @@ impl ArtifactStore {
         handle: &str,
     ) -> Result<(Vec<u8>, ArtifactInfo), HostError> {
         self.lock().ledger.check_enabled()?;
-        let stored = redis.get(handle)?.ok_or_else(|| unknown_handle(handle))?;
+        let mut stored = redis.get(handle)?.ok_or_else(|| unknown_handle(handle))?;
+        let data = stored.fields.remove("data").unwrap_or_default();
         let info = stored_info(handle.to_string(), &stored);
-        let data = stored.fields.get("data").cloned().unwrap_or_default();
         Ok((data, info))
     }
 

@@ -173,8 +173,12 @@ impl ResultStore {
         #[cfg(feature = "redis")]
         if let Some(redis) = &self.redis {
             drop(ledger);
-            let stored = redis.get(handle)?.ok_or_else(unknown)?;
-            return Ok(Arc::from(stored.text("data").unwrap_or_default()));
+            let mut stored = redis.get(handle)?.ok_or_else(unknown)?;
+            let data = stored.fields.remove("data").unwrap_or_default();
+            // Saved from a &str: valid UTF-8, taken without a copy.
+            let text = String::from_utf8(data)
+                .unwrap_or_else(|e| String::from_utf8_lossy(e.as_bytes()).into_owned());
+            return Ok(Arc::from(text));
         }
         ledger.purge(drop);
         ledger

@@ -96,6 +96,7 @@ pub fn node_packages() -> &'static std::path::Path {
         if !bins
             .iter()
             .all(|b| dir.join("node_modules/.bin").join(b).exists())
+            || !dir.join("node_modules/oidc-provider").exists()
         {
             let installed = std::process::Command::new("npm")
                 .args(["ci", "--silent", "--no-audit", "--no-fund", "--prefix"])
