@@ -187,6 +187,13 @@ pub struct OAuthConfig {
     /// The JWKS URL, when the issuer's metadata does not say it.
     #[serde(default)]
     pub jwks_url: Option<String>,
+    /// Clock skew allowed on `exp` and `nbf`, in seconds (default 30, at most 300).
+    #[serde(default = "default_leeway_seconds")]
+    pub leeway_seconds: u64,
+}
+
+fn default_leeway_seconds() -> u64 {
+    30
 }
 
 fn default_principal_claim() -> String {
@@ -228,6 +235,12 @@ impl OAuthConfig {
                 ))
                 .at(format!("http.oauth.{key}")));
             }
+        }
+        if self.leeway_seconds > 300 {
+            return Err(ConfigError::new(
+                "http.oauth.leeway_seconds: at most 300 (5 minutes)".to_string(),
+            )
+            .at("http.oauth.leeway_seconds"));
         }
         if self.principal_claim.trim().is_empty() {
             return Err(

@@ -120,15 +120,21 @@ async fn access_tokens_from_a_real_authorization_server_name_the_principal() {
     let (_issuer_process, issuer) = authorization_server(
         free_port(),
         &resource,
-        &["alice-agent:alice-secret", "bob-agent:bob-secret"],
+        &[
+            "alice-agent:alice-secret",
+            "bob-agent:bob-secret",
+            "short-agent:short-secret",
+        ],
         false,
     );
+    // short-agent's tokens live 2 s (the server allows no clock skew here).
+    let expiring = access_token(&issuer, "short-agent:short-secret", &resource);
     let dir = tempfile::tempdir().unwrap();
     let config = dir.path().join("toolplane.toml");
     std::fs::write(
         &config,
         format!(
-            "[http.oauth]\nissuer = \"{issuer}\"\naudience = \"{resource}\"\nscopes = [\"mcp\"]\n"
+            "[http.oauth]\nissuer = \"{issuer}\"\naudience = \"{resource}\"\nscopes = [\"mcp\"]\nleeway_seconds = 0\n"
         ),
     )
     .unwrap();
@@ -246,6 +252,21 @@ async fn access_tokens_from_a_real_authorization_server_name_the_principal() {
     for c in [alice, alice_again, bob] {
         c.cancel().await.unwrap();
     }
+
+    // An expired token is refused, saying so (bounded wait: it lives 2 s).
+    tokio::time::sleep(Duration::from_millis(3100)).await;
+    let (status, response) = raw_http(
+        &resource,
+        "POST",
+        &format!("Authorization: Bearer {expiring}\r\n"),
+        &initialize,
+    )
+    .await;
+    assert_eq!(status, 401, "{response}");
+    assert!(
+        response.contains("the access token has expired"),
+        "{response}"
+    );
     let _ = server.start_kill();
     let _ = tokio::time::timeout(Duration::from_secs(10), server.wait()).await;
 }

@@ -83,7 +83,7 @@ enum Command {
         #[command(subcommand)]
         command: tools::CliCommand,
     },
-    /// Manage secrets in the OS keyring (referenced as keyring://<name>).
+    /// Manage secrets in the OS keyring (referenced as keyring://NAME).
     Secret {
         #[command(subcommand)]
         command: secret::SecretCommand,

@@ -17,8 +17,6 @@ use crate::config::OAuthConfig;
 /// fetches (a token naming an unknown key fetches again, at most this often).
 const KEYS_FRESH_FOR: Duration = Duration::from_secs(3600);
 const REFETCH_AT_MOST_EVERY: Duration = Duration::from_secs(30);
-/// Clock skew allowed on `exp` and `nbf`.
-const LEEWAY_SECONDS: u64 = 30;
 
 /// Why a presented token was not accepted (the `error_description` of the 401).
 #[derive(Debug)]
@@ -98,7 +96,7 @@ impl OAuthResource {
         validation.set_issuer(&[&self.config.issuer]);
         validation.set_required_spec_claims(&["exp", "iss", "aud"]);
         validation.validate_nbf = true;
-        validation.leeway = LEEWAY_SECONDS;
+        validation.leeway = self.config.leeway_seconds;
         let claims = jsonwebtoken::decode::<Map<String, Value>>(token, &key, &validation)
             .map_err(|e| Rejected(format!("the access token {}", why_invalid(e.kind()))))?
             .claims;

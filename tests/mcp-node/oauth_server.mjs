@@ -2,7 +2,7 @@
 // OpenID certified), issuing JWT access tokens for one resource (the MCP server) by client credentials.
 // `node oauth_server.mjs PORT RESOURCE CLIENT:SECRET…`; prints `ready ISSUER` when it listens. With
 // OWN_KEYS=1 it signs with a key pair of its own (else the provider's quick-start keys, the same in
-// every instance); TOKEN_TTL sets the tokens' lifetime in seconds.
+// every instance); TOKEN_TTL sets the tokens' lifetime in seconds (600), 2 s for clients named short-….
 import Provider from "oidc-provider";
 import { exportJWK, generateKeyPair } from "jose";
 
@@ -27,9 +27,12 @@ const provider = new Provider(issuer, {
       enabled: true,
       defaultResource: () => resource,
       useGrantedResource: () => true,
-      getResourceServerInfo: (_ctx, indicator) => {
+      getResourceServerInfo: (ctx, indicator) => {
         if (indicator !== resource) throw new Error(`unknown resource ${indicator}`);
-        return { scope: "mcp", audience: resource, accessTokenTTL: Number(process.env.TOKEN_TTL ?? 600), accessTokenFormat: "jwt", jwt: { sign: { alg: "RS256" } } };
+        // Clients named short-… get tokens that live 2 s (for expiry tests).
+        const short = ctx.oidc.client?.clientId?.startsWith("short");
+        const ttl = short ? 2 : Number(process.env.TOKEN_TTL ?? 600);
+        return { scope: "mcp", audience: resource, accessTokenTTL: ttl, accessTokenFormat: "jwt", jwt: { sign: { alg: "RS256" } } };
       },
     },
   },
