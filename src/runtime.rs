@@ -304,12 +304,10 @@ impl Toolplane {
         inputs: impl Into<Inputs>,
         cancel: &CancelToken,
     ) -> Result<ExecutionResult, Error> {
-        let inputs = inputs.into().into_map()?;
-        execute_on(
+        execute_fresh(
             &self.engine,
             &self.bridge,
             &self.config,
-            false,
             code,
             inputs,
             cancel,
@@ -427,12 +425,10 @@ impl ClientScope {
         inputs: impl Into<Inputs>,
         cancel: &CancelToken,
     ) -> Result<ExecutionResult, Error> {
-        let inputs = inputs.into().into_map()?;
-        execute_on(
+        execute_fresh(
             &self.engine,
             &self.bridge,
             &self.config,
-            false,
             code,
             inputs,
             cancel,
@@ -807,6 +803,19 @@ async fn execute_on_blocking_pool(
     .await;
     cancel_on_drop.disarm();
     outcome.map_err(Error::Async)?
+}
+
+/// A fresh run on `engine` with `bridge`'s stores: what [`Toolplane`] and [`ClientScope`] both do.
+fn execute_fresh(
+    engine: &Engine,
+    bridge: &Bridge,
+    config: &Config,
+    code: &str,
+    inputs: impl Into<Inputs>,
+    cancel: &CancelToken,
+) -> Result<ExecutionResult, Error> {
+    let inputs = inputs.into().into_map()?;
+    execute_on(engine, bridge, config, false, code, inputs, cancel)
 }
 
 fn execute_on(

@@ -7,20 +7,13 @@
 mod common;
 
 use std::path::Path;
-use std::process::Stdio;
 use std::time::Duration;
 
-use rmcp::ServiceExt;
-use rmcp::model::CallToolRequestParams;
-use rmcp::service::{RoleClient, RunningService};
-use rmcp::transport::StreamableHttpClientTransport;
-use rmcp::transport::streamable_http_client::StreamableHttpClientTransportConfig;
 use serde_json::{Value, json};
-use tokio::io::AsyncBufReadExt;
 
-use common::{mcp_python, post_initialize, raw_http};
-
-type Client = RunningService<RoleClient, ()>;
+use common::{
+    McpClient as Client, execute_code as execute, mcp_python, post_initialize, raw_http, session_id,
+};
 
 /// A `toolplane serve mcp --transport http` of this test, with its own TMPDIR (where its artifact
 /// directories go) and config.
@@ -39,28 +32,11 @@ impl Server {
         std::fs::write(&config_path, config).unwrap();
         let scratch = tmp.path().join("tmp");
         std::fs::create_dir(&scratch).unwrap();
-        let mut child = tokio::process::Command::new(env!("CARGO_BIN_EXE_toolplane"))
-            .args([
-                "serve",
-                "mcp",
-                "--transport",
-                "http",
-                "--port",
-                "0",
-                "--config",
-            ])
-            .arg(&config_path)
-            .args(args)
-            .env("TMPDIR", &scratch)
-            .envs(env.iter().copied())
-            .stdin(Stdio::null())
-            .stderr(Stdio::piped())
-            .kill_on_drop(true)
-            .spawn()
-            .unwrap();
-        let mut stderr = tokio::io::BufReader::new(child.stderr.take().unwrap());
-        let mut policy = String::new();
-        stderr.read_line(&mut policy).await.unwrap();
+        let mut command = tokio::process::Command::new(env!("CARGO_BIN_EXE_toolplane"));
+        command.env("TMPDIR", &scratch).envs(env.iter().copied());
+        let mut extra = vec!["--config", config_path.to_str().unwrap()];
+        extra.extend_from_slice(args);
+        let (child, policy, stderr) = common::start_http_server(command, &extra).await;
         let url = policy
             .trim()
             .rsplit_once("listen=")
@@ -115,13 +91,7 @@ impl Server {
     }
 
     async fn client(&self, token: Option<&str>) -> Client {
-        let mut config = StreamableHttpClientTransportConfig::with_uri(self.url.as_str());
-        if let Some(token) = token {
-            config = config.auth_header(token.to_string());
-        }
-        ().serve(StreamableHttpClientTransport::from_config(config))
-            .await
-            .expect("initialize")
+        common::http_client(&self.url, token).await
     }
 
     /// SIGTERM, then the exit status.
@@ -172,24 +142,6 @@ fn descendants(root: u32) -> Vec<u32> {
         })
         .map(|(pid, _)| *pid)
         .collect()
-}
-
-async fn execute(client: &Client, code: &str, inputs: Value) -> Value {
-    let mut arguments = json!({"code": code});
-    if !inputs.is_null() {
-        arguments["inputs"] = inputs;
-    }
-    let result = client
-        .call_tool(
-            CallToolRequestParams::new("execute_code")
-                .with_arguments(arguments.as_object().cloned().unwrap()),
-        )
-        .await
-        .unwrap();
-    match result.structured_content {
-        Some(content) => content,
-        None => panic!("no structured content: {:?}", result.content),
-    }
 }
 
 /// The value of a run that must succeed.
@@ -420,17 +372,6 @@ async fn post_initialize_as(url: &str, token: &str) -> (u16, String) {
         &body,
     )
     .await
-}
-
-fn session_id(response: &str) -> String {
-    response
-        .lines()
-        .find_map(|l| {
-            let (name, value) = l.split_once(": ")?;
-            name.eq_ignore_ascii_case("mcp-session-id")
-                .then(|| value.trim().to_string())
-        })
-        .unwrap_or_else(|| panic!("no session id: {response}"))
 }
 
 /// A client's data lives as long as it does: DELETE of its MCP session, or `[http]

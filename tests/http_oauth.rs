@@ -10,34 +10,12 @@ use std::io::{BufRead, BufReader};
 use std::process::{Command, Stdio};
 use std::time::Duration;
 
-use rmcp::ServiceExt;
-use rmcp::model::CallToolRequestParams;
-use rmcp::service::{RoleClient, RunningService};
-use rmcp::transport::StreamableHttpClientTransport;
-use rmcp::transport::streamable_http_client::StreamableHttpClientTransportConfig;
 use serde_json::{Value, json};
 
-use common::{node_packages, raw_http};
-
-type Client = RunningService<RoleClient, ()>;
-
-fn free_port() -> u16 {
-    std::net::TcpListener::bind("127.0.0.1:0")
-        .unwrap()
-        .local_addr()
-        .unwrap()
-        .port()
-}
-
-/// A child process killed (and reaped) when dropped.
-struct Running(std::process::Child);
-
-impl Drop for Running {
-    fn drop(&mut self) {
-        let _ = self.0.kill();
-        let _ = self.0.wait();
-    }
-}
+use common::{
+    KillOnDrop as Running, McpClient as Client, execute_code as run, free_port, node_packages,
+    raw_http,
+};
 
 /// node-oidc-provider on `port`, for the resource `resource`, with clients `id:secret`; with
 /// `own_keys`, signing with a key pair of its own.
@@ -89,28 +67,7 @@ fn access_token(issuer: &str, client: &str, resource: &str) -> String {
 }
 
 async fn client(url: &str, token: &str) -> Client {
-    let config = StreamableHttpClientTransportConfig::with_uri(url).auth_header(token.to_string());
-    ().serve(StreamableHttpClientTransport::from_config(config))
-        .await
-        .expect("initialize")
-}
-
-async fn run(client: &Client, code: &str, inputs: Value) -> Value {
-    let mut arguments = json!({"code": code});
-    if !inputs.is_null() {
-        arguments["inputs"] = inputs;
-    }
-    let result = client
-        .call_tool(
-            CallToolRequestParams::new("execute_code")
-                .with_arguments(arguments.as_object().cloned().unwrap()),
-        )
-        .await
-        .unwrap();
-    match result.structured_content {
-        Some(content) => content,
-        None => panic!("no structured content: {:?}", result.content),
-    }
+    common::http_client(url, Some(token)).await
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]

@@ -9,24 +9,12 @@ mod common;
 use std::process::Stdio;
 use std::time::Duration;
 
-use rmcp::ServiceExt;
 use rmcp::model::CallToolRequestParams;
-use rmcp::service::{RoleClient, RunningService};
-use rmcp::transport::StreamableHttpClientTransport;
-use rmcp::transport::streamable_http_client::StreamableHttpClientTransportConfig;
 use serde_json::{Value, json};
 
-use common::RedisServer;
-
-type Client = RunningService<RoleClient, ()>;
-
-fn free_port() -> u16 {
-    std::net::TcpListener::bind("127.0.0.1:0")
-        .unwrap()
-        .local_addr()
-        .unwrap()
-        .port()
-}
+use common::{
+    KillOnDrop as Running, McpClient as Client, RedisServer, execute_code as run, free_port,
+};
 
 /// Waits (bounded) until something listens on `port`.
 fn wait_for_port(port: u16, what: &str) {
@@ -37,16 +25,6 @@ fn wait_for_port(port: u16, what: &str) {
         std::thread::sleep(Duration::from_millis(25));
     }
     panic!("{what} never listened on {port}");
-}
-
-/// A child process killed (and reaped) when dropped.
-struct Running(std::process::Child);
-
-impl Drop for Running {
-    fn drop(&mut self) {
-        let _ = self.0.kill();
-        let _ = self.0.wait();
-    }
 }
 
 /// A replica: `serve mcp --transport http` on `port` with `config`.
@@ -101,30 +79,7 @@ fn haproxy(dir: &std::path::Path, port: u16, replicas: &[u16]) -> Running {
 }
 
 async fn client(port: u16, token: &str) -> Client {
-    let config =
-        StreamableHttpClientTransportConfig::with_uri(format!("http://127.0.0.1:{port}/mcp"))
-            .auth_header(token.to_string());
-    ().serve(StreamableHttpClientTransport::from_config(config))
-        .await
-        .expect("initialize")
-}
-
-async fn run(client: &Client, code: &str, inputs: Value) -> Value {
-    let mut arguments = json!({"code": code});
-    if !inputs.is_null() {
-        arguments["inputs"] = inputs;
-    }
-    let result = client
-        .call_tool(
-            CallToolRequestParams::new("execute_code")
-                .with_arguments(arguments.as_object().cloned().unwrap()),
-        )
-        .await
-        .unwrap();
-    match result.structured_content {
-        Some(content) => content,
-        None => panic!("no structured content: {:?}", result.content),
-    }
+    common::http_client(&format!("http://127.0.0.1:{port}/mcp"), Some(token)).await
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]

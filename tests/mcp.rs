@@ -412,21 +412,10 @@ async fn http_server(extra: &[&str]) -> (tokio::process::Child, String, ServerSt
 
 /// [`http_server`], started from `command` (the binary with settings of the test's).
 async fn http_server_with(
-    mut command: tokio::process::Command,
+    command: tokio::process::Command,
     extra: &[&str],
 ) -> (tokio::process::Child, String, ServerStderr) {
-    let mut server = command
-        .args(["serve", "mcp", "--transport", "http", "--port", "0"])
-        .args(extra)
-        .stdin(Stdio::null())
-        .stderr(Stdio::piped())
-        .kill_on_drop(true)
-        .spawn()
-        .unwrap();
-    let mut stderr = tokio::io::BufReader::new(server.stderr.take().unwrap());
-    let mut policy = String::new();
-    stderr.read_line(&mut policy).await.unwrap();
-    (server, policy, stderr)
+    common::start_http_server(command, extra).await
 }
 
 /// `[http] per_client_stores = false` keeps the design's v1 fail-closed: no stores, no session, no
@@ -1233,14 +1222,7 @@ async fn sessions_are_capped() {
             "{response}"
         );
     }
-    let session = admitted[0]
-        .lines()
-        .find_map(|l| {
-            let (name, value) = l.split_once(": ")?;
-            name.eq_ignore_ascii_case("mcp-session-id")
-                .then(|| value.trim().to_string())
-        })
-        .unwrap();
+    let session = common::session_id(admitted[0]);
     let (status, response) = raw_http(
         &url,
         "DELETE",

@@ -200,11 +200,7 @@ pub struct RedisServer {
 
 impl RedisServer {
     pub fn start() -> Self {
-        let port = std::net::TcpListener::bind("127.0.0.1:0")
-            .unwrap()
-            .local_addr()
-            .unwrap()
-            .port();
+        let port = free_port();
         debian_package("redis-server", "redis-server");
         let child = std::process::Command::new("redis-server")
             .args(["--port", &port.to_string(), "--bind", "127.0.0.1"])
@@ -295,4 +291,95 @@ pub fn debian_package(binary: &str, package: &str) {
         installed && found(binary),
         "{binary} is missing and could not be installed: apt-get install {package}"
     );
+}
+
+/// A free loopback port (bound, then released for a server to take).
+pub fn free_port() -> u16 {
+    std::net::TcpListener::bind("127.0.0.1:0")
+        .unwrap()
+        .local_addr()
+        .unwrap()
+        .port()
+}
+
+/// A child process killed (and reaped) when dropped.
+pub struct KillOnDrop(pub std::process::Child);
+
+impl Drop for KillOnDrop {
+    fn drop(&mut self) {
+        let _ = self.0.kill();
+        let _ = self.0.wait();
+    }
+}
+
+/// An rmcp client.
+pub type McpClient = rmcp::service::RunningService<rmcp::RoleClient, ()>;
+
+/// rmcp's client of the streamable-HTTP MCP server at `url`, with `token` as its bearer token.
+pub async fn http_client(url: &str, token: Option<&str>) -> McpClient {
+    use rmcp::ServiceExt as _;
+    use rmcp::transport::streamable_http_client::StreamableHttpClientTransportConfig;
+    let mut config = StreamableHttpClientTransportConfig::with_uri(url);
+    if let Some(token) = token {
+        config = config.auth_header(token.to_string());
+    }
+    ().serve(rmcp::transport::StreamableHttpClientTransport::from_config(
+        config,
+    ))
+    .await
+    .expect("initialize")
+}
+
+/// `execute_code(code, inputs)` through `client` (`inputs` null: none): the structured result.
+pub async fn execute_code(client: &McpClient, code: &str, inputs: Value) -> Value {
+    let mut arguments = serde_json::json!({"code": code});
+    if !inputs.is_null() {
+        arguments["inputs"] = inputs;
+    }
+    let result = client
+        .call_tool(tool_call("execute_code", arguments))
+        .await
+        .unwrap();
+    match result.structured_content {
+        Some(content) => content,
+        None => panic!("no structured content: {:?}", result.content),
+    }
+}
+
+/// The `Mcp-Session-Id` of a raw HTTP response.
+pub fn session_id(response: &str) -> String {
+    response
+        .lines()
+        .find_map(|l| {
+            let (name, value) = l.split_once(": ")?;
+            name.eq_ignore_ascii_case("mcp-session-id")
+                .then(|| value.trim().to_string())
+        })
+        .unwrap_or_else(|| panic!("no session id: {response}"))
+}
+
+/// `serve mcp --transport http --port 0` plus `extra`, from `command` (the binary with a test's
+/// settings): the child, its policy line (which ends with the URL it listens at) and its stderr,
+/// kept open while the test runs.
+pub async fn start_http_server(
+    mut command: tokio::process::Command,
+    extra: &[&str],
+) -> (
+    tokio::process::Child,
+    String,
+    tokio::io::BufReader<tokio::process::ChildStderr>,
+) {
+    use tokio::io::AsyncBufReadExt as _;
+    let mut server = command
+        .args(["serve", "mcp", "--transport", "http", "--port", "0"])
+        .args(extra)
+        .stdin(std::process::Stdio::null())
+        .stderr(std::process::Stdio::piped())
+        .kill_on_drop(true)
+        .spawn()
+        .unwrap();
+    let mut stderr = tokio::io::BufReader::new(server.stderr.take().unwrap());
+    let mut policy = String::new();
+    stderr.read_line(&mut policy).await.unwrap();
+    (server, policy, stderr)
 }
