@@ -1398,6 +1398,64 @@ max_pending_calls = 256          # host calls started and not awaited yet
 mod tests {
     use super::*;
 
+    /// Hostile or wrong `[http]`, `[http.oauth]` and `[stores]` values are refused naming the key,
+    /// never a panic or a silent default.
+    #[test]
+    fn team_server_settings_are_checked() {
+        for (toml, key) in [
+            ("[http]\nmax_sessions = 0\n", "http.max_sessions"),
+            (
+                "[http]\nidle_expiry_seconds = nan\n",
+                "http.idle_expiry_seconds",
+            ),
+            (
+                "[http]\nidle_expiry_seconds = inf\n",
+                "http.idle_expiry_seconds",
+            ),
+            (
+                "[http]\nidle_expiry_seconds = 10\n",
+                "http.idle_expiry_seconds",
+            ),
+            (
+                "[http]\nidle_expiry_seconds = 1e12\n",
+                "http.idle_expiry_seconds",
+            ),
+            ("[stores]\nurl = \"file:///etc/passwd\"\n", "stores.url"),
+            ("[stores]\nprefix = \"a:b\"\n", "stores.prefix"),
+            ("[stores]\nprefix = \"\"\n", "stores.prefix"),
+            (
+                "[http.oauth]\nissuer = \"http://auth.example.com\"\naudience = \"https://m/mcp\"\n",
+                "http.oauth.issuer",
+            ),
+            (
+                "[http.oauth]\nissuer = \"http://127.0.0.1.evil.com\"\naudience = \"https://m/mcp\"\n",
+                "http.oauth.issuer",
+            ),
+            (
+                "[http.oauth]\nissuer = \"https://a\"\naudience = \"https://m/mcp\"\nleeway_seconds = 301\n",
+                "http.oauth.leeway_seconds",
+            ),
+            (
+                "[http.oauth]\nissuer = \"https://a\"\naudience = \"https://m/mcp\"\nprincipal_claim = \" \"\n",
+                "http.oauth.principal_claim",
+            ),
+            (
+                "[http.oauth]\nissuer = \"https://a\"\naudience = \"https://m/mcp\"\njwks_url = \"ftp://x\"\n",
+                "http.oauth.jwks_url",
+            ),
+        ] {
+            let error = Config::from_toml_str(toml).unwrap_err();
+            let Error::Config(config_error) = &error else {
+                panic!("{toml}: {error}");
+            };
+            assert_eq!(config_error.key(), Some(key), "{toml}: {error}");
+        }
+        let ok = Config::from_toml_str(
+            "[http.oauth]\nissuer = \"http://127.0.0.1:9000\"\naudience = \"http://[::1]:8000/mcp\"\n",
+        );
+        assert!(ok.is_ok(), "{ok:?}");
+    }
+
     /// The config's tables and keys as the structs have them (their serialized defaults).
     fn struct_keys() -> Vec<(String, serde_json::Map<String, serde_json::Value>)> {
         let serde_json::Value::Object(tables) = serde_json::to_value(Config::default()).unwrap()
