@@ -434,7 +434,9 @@ pub(crate) fn from_json_text(vm: &VirtualMachine, text: &str) -> PyResult<PyObje
         text,
         bytes: text.as_bytes(),
         pos: 0,
-        keys: KeyCache::default(),
+        keys: StrCache::for_keys(),
+        values: StrCache::for_values(),
+        containers: Vec::new(),
     };
     parser.skip_ws();
     let value = parser.value(0)?;
@@ -442,6 +444,10 @@ pub(crate) fn from_json_text(vm: &VirtualMachine, text: &str) -> PyResult<PyObje
     if parser.pos != parser.bytes.len() {
         return Err(parser.error("extra data"));
     }
+    // Every list and dict made here is reachable from `value`, which the caller keeps: the young
+    // collection at the next safepoint would traverse them all only to move them to the older
+    // generation. Move them now, without the traversal (most of a large load's cost, otherwise).
+    vm.state.gc.promote_young(&parser.containers);
     Ok(value)
 }
 
@@ -476,7 +482,11 @@ struct Parser<'a> {
     pos: usize,
     /// Object keys seen lately, as Python strings: records repeat their keys, and one shared `str`
     /// (its hash computed once) is cheaper than a new one per record.
-    keys: KeyCache<'a>,
+    keys: StrCache<'a>,
+    /// Short string values seen lately, shared in the same way.
+    values: StrCache<'a>,
+    /// Every list and dict made so far, for [`from_json_text`] to promote past the young generation.
+    containers: Vec<PyObjectRef>,
 }
 
 impl<'a> Parser<'a> {
@@ -490,6 +500,21 @@ impl<'a> Parser<'a> {
     fn out_of_memory(&self) -> rustpython_vm::builtins::PyBaseExceptionRef {
         self.vm
             .new_memory_error("out of memory while decoding JSON".to_owned())
+    }
+
+    /// Notes a new container for [`from_json_text`]; fallibly, like the lists themselves.
+    fn remember_container(&mut self, container: PyObjectRef) -> PyResult<()> {
+        if self.containers.try_reserve(1).is_err() {
+            return Err(self.out_of_memory());
+        }
+        self.containers.push(container);
+        Ok(())
+    }
+
+    fn finish_list(&mut self, items: Vec<PyObjectRef>) -> PyResult<PyObjectRef> {
+        let list: PyObjectRef = self.vm.ctx.new_list(items).into();
+        self.remember_container(list.clone())?;
+        Ok(list)
     }
 
     fn skip_ws(&mut self) {
@@ -520,6 +545,7 @@ impl<'a> Parser<'a> {
             Some(b'{') => {
                 self.pos += 1;
                 let dict = vm.ctx.new_dict();
+                self.remember_container(dict.clone().into())?;
                 self.skip_ws();
                 if self.eat(b"}") {
                     return Ok(dict.into());
@@ -555,7 +581,7 @@ impl<'a> Parser<'a> {
                 let mut items = Vec::new();
                 self.skip_ws();
                 if self.eat(b"]") {
-                    return Ok(vm.ctx.new_list(items).into());
+                    return self.finish_list(items);
                 }
                 loop {
                     self.skip_ws();
@@ -571,13 +597,13 @@ impl<'a> Parser<'a> {
                         continue;
                     }
                     if self.eat(b"]") {
-                        return Ok(vm.ctx.new_list(items).into());
+                        return self.finish_list(items);
                     }
                     return Err(self.error("expected ',' or ']'"));
                 }
             }
             Some(b'"') => Ok(match self.string()? {
-                Cow::Borrowed(text) => vm.ctx.new_str(text),
+                Cow::Borrowed(text) => self.values.get_or_make(text, vm),
                 Cow::Owned(text) => vm.ctx.new_str(text),
             }
             .into()),
@@ -715,39 +741,47 @@ impl<'a> Parser<'a> {
     }
 }
 
-/// Object keys by a hash of their text, in a fixed number of slots (as orjson's key cache): a key
-/// that finds its slot taken by another replaces it. Lookups cost the same whatever the keys, so
-/// keys chosen to collide slow nothing down, and the cache never grows.
-struct KeyCache<'a> {
+/// Strings by a hash of their text, in a fixed number of slots (as orjson's key cache): a string
+/// that finds its slot taken by another replaces it. Lookups cost the same whatever the strings, so
+/// strings chosen to collide slow nothing down, and the cache never grows.
+struct StrCache<'a> {
     slots: Vec<Option<(&'a str, PyRef<PyStr>)>>,
+    /// Longer strings are made each time.
+    longest: usize,
 }
 
-impl Default for KeyCache<'_> {
-    fn default() -> Self {
+impl<'a> StrCache<'a> {
+    /// For object keys: records repeat theirs, and keys are rarely long.
+    fn for_keys() -> Self {
         Self {
-            slots: vec![None; Self::SLOTS],
+            slots: vec![None; 1024],
+            longest: 64,
         }
     }
-}
 
-impl<'a> KeyCache<'a> {
-    const SLOTS: usize = 1024;
-    /// Longer keys are rarely repeated record keys; they are made each time.
-    const LONGEST: usize = 64;
+    /// For short string values: records repeat those too (a status, a tag, a unit), and a shared one
+    /// saves making and later freeing an object each time; a value that does not repeat costs a hash.
+    fn for_values() -> Self {
+        Self {
+            slots: vec![None; 256],
+            longest: 16,
+        }
+    }
 
     fn get_or_make(&mut self, text: &'a str, vm: &VirtualMachine) -> PyRef<PyStr> {
-        if text.len() > Self::LONGEST {
+        if text.len() > self.longest {
             return vm.ctx.new_str(text);
         }
         let mut hasher = rustc_hash::FxHasher::default();
         hasher.write(text.as_bytes());
-        let slot = &mut self.slots[hasher.finish() as usize % Self::SLOTS];
+        let slots = self.slots.len();
+        let slot = &mut self.slots[hasher.finish() as usize % slots];
         match slot {
-            Some((cached, key)) if *cached == text => key.clone(),
+            Some((cached, string)) if *cached == text => string.clone(),
             _ => {
-                let key = vm.ctx.new_str(text);
-                *slot = Some((text, key.clone()));
-                key
+                let string = vm.ctx.new_str(text);
+                *slot = Some((text, string.clone()));
+                string
             }
         }
     }
@@ -813,4 +847,74 @@ fn from_value_depth(
             dict.into()
         }
     })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::vm::SANDBOX_STACK_BYTES;
+    use crate::vm::interpreter::SandboxVm;
+
+    /// Runs `check` in a new interpreter on a thread of its own: the collector's generation counts
+    /// are per thread, so no other test's objects are counted.
+    fn on_own_thread(check: impl FnOnce(&VirtualMachine) + Send + 'static) {
+        std::thread::Builder::new()
+            .stack_size(SANDBOX_STACK_BYTES)
+            .spawn(move || {
+                let sandbox = SandboxVm::build(1000).unwrap();
+                sandbox.interp.enter(check);
+                sandbox.finalize();
+            })
+            .unwrap()
+            .join()
+            .unwrap();
+    }
+
+    /// The young collection after a large load would only move every list and dict it made to the
+    /// older generation (they are all reachable from the result): the load does that itself.
+    #[test]
+    fn a_load_leaves_its_containers_out_of_the_young_generation() {
+        on_own_thread(|vm| {
+            let records = 3000;
+            let text = format!(
+                "[{}]",
+                vec![r#"{"id": 1, "tags": ["a", "b"]}"#; records].join(",")
+            );
+            let gc = rustpython_vm::gc_state::gc_state();
+            let (young_before, older_before, _) = gc.get_count();
+            let value = from_json_text(vm, &text).unwrap();
+            let (young_after, older_after, _) = gc.get_count();
+            let containers = 1 + 2 * records;
+            assert!(
+                young_after < young_before + 100,
+                "{young_before} -> {young_after} young objects after a load of {containers} containers"
+            );
+            assert!(
+                older_after >= older_before + containers,
+                "{older_before} -> {older_after} in the older generation after a load of {containers} containers"
+            );
+            let list = value.downcast::<PyList>().unwrap();
+            assert_eq!(list.borrow_vec().len(), records);
+        });
+    }
+
+    /// Short string values that repeat are one object; the value is the same either way.
+    #[test]
+    fn a_load_shares_repeated_short_strings() {
+        on_own_thread(|vm| {
+            let long = "x".repeat(40);
+            let text = format!(r#"[["open", "open", "{long}", "{long}"], {{"open": "open"}}]"#);
+            let value = from_json_text(vm, &text).unwrap();
+            let outer = value.clone().downcast::<PyList>().unwrap();
+            let items = outer.borrow_vec()[0].clone().downcast::<PyList>().unwrap();
+            let items = items.borrow_vec();
+            assert!(
+                items[0].is(&items[1]),
+                "two \"open\" values are two objects"
+            );
+            assert!(!items[2].is(&items[3]), "long values are not cached");
+            assert_eq!(items[2].str(vm).unwrap().to_string(), long);
+            assert_eq!(to_json(vm, &value, Mode::Strict).unwrap(), text);
+        });
+    }
 }
