@@ -434,8 +434,7 @@ pub(crate) fn from_json_text(vm: &VirtualMachine, text: &str) -> PyResult<PyObje
         text,
         bytes: text.as_bytes(),
         pos: 0,
-        keys: StrCache::for_keys(),
-        values: StrCache::for_values(),
+        keys: KeyCache::default(),
         containers: Vec::new(),
     };
     parser.skip_ws();
@@ -482,9 +481,7 @@ struct Parser<'a> {
     pos: usize,
     /// Object keys seen lately, as Python strings: records repeat their keys, and one shared `str`
     /// (its hash computed once) is cheaper than a new one per record.
-    keys: StrCache<'a>,
-    /// Short string values seen lately, shared in the same way.
-    values: StrCache<'a>,
+    keys: KeyCache<'a>,
     /// Every list and dict made so far, for [`from_json_text`] to promote past the young generation.
     containers: Vec<PyObjectRef>,
 }
@@ -602,11 +599,7 @@ impl<'a> Parser<'a> {
                     return Err(self.error("expected ',' or ']'"));
                 }
             }
-            Some(b'"') => Ok(match self.string()? {
-                Cow::Borrowed(text) => self.values.get_or_make(text, vm),
-                Cow::Owned(text) => vm.ctx.new_str(text),
-            }
-            .into()),
+            Some(b'"') => Ok(vm.ctx.new_str(self.string()?).into()),
             Some(b't') if self.eat(b"true") => Ok(vm.ctx.new_bool(true).into()),
             Some(b'f') if self.eat(b"false") => Ok(vm.ctx.new_bool(false).into()),
             Some(b'n') if self.eat(b"null") => Ok(vm.ctx.none()),
@@ -741,47 +734,39 @@ impl<'a> Parser<'a> {
     }
 }
 
-/// Strings by a hash of their text, in a fixed number of slots (as orjson's key cache): a string
-/// that finds its slot taken by another replaces it. Lookups cost the same whatever the strings, so
-/// strings chosen to collide slow nothing down, and the cache never grows.
-struct StrCache<'a> {
+/// Object keys by a hash of their text, in a fixed number of slots (as orjson's key cache): a key
+/// that finds its slot taken by another replaces it. Lookups cost the same whatever the keys, so
+/// keys chosen to collide slow nothing down, and the cache never grows.
+struct KeyCache<'a> {
     slots: Vec<Option<(&'a str, PyRef<PyStr>)>>,
-    /// Longer strings are made each time.
-    longest: usize,
 }
 
-impl<'a> StrCache<'a> {
-    /// For object keys: records repeat theirs, and keys are rarely long.
-    fn for_keys() -> Self {
+impl Default for KeyCache<'_> {
+    fn default() -> Self {
         Self {
-            slots: vec![None; 1024],
-            longest: 64,
+            slots: vec![None; Self::SLOTS],
         }
     }
+}
 
-    /// For short string values: records repeat those too (a status, a tag, a unit), and a shared one
-    /// saves making and later freeing an object each time; a value that does not repeat costs a hash.
-    fn for_values() -> Self {
-        Self {
-            slots: vec![None; 256],
-            longest: 16,
-        }
-    }
+impl<'a> KeyCache<'a> {
+    const SLOTS: usize = 1024;
+    /// Longer keys are rarely repeated record keys; they are made each time.
+    const LONGEST: usize = 64;
 
     fn get_or_make(&mut self, text: &'a str, vm: &VirtualMachine) -> PyRef<PyStr> {
-        if text.len() > self.longest {
+        if text.len() > Self::LONGEST {
             return vm.ctx.new_str(text);
         }
         let mut hasher = rustc_hash::FxHasher::default();
         hasher.write(text.as_bytes());
-        let slots = self.slots.len();
-        let slot = &mut self.slots[hasher.finish() as usize % slots];
+        let slot = &mut self.slots[hasher.finish() as usize % Self::SLOTS];
         match slot {
-            Some((cached, string)) if *cached == text => string.clone(),
+            Some((cached, key)) if *cached == text => key.clone(),
             _ => {
-                let string = vm.ctx.new_str(text);
-                *slot = Some((text, string.clone()));
-                string
+                let key = vm.ctx.new_str(text);
+                *slot = Some((text, key.clone()));
+                key
             }
         }
     }
@@ -895,26 +880,6 @@ mod tests {
             );
             let list = value.downcast::<PyList>().unwrap();
             assert_eq!(list.borrow_vec().len(), records);
-        });
-    }
-
-    /// Short string values that repeat are one object; the value is the same either way.
-    #[test]
-    fn a_load_shares_repeated_short_strings() {
-        on_own_thread(|vm| {
-            let long = "x".repeat(40);
-            let text = format!(r#"[["open", "open", "{long}", "{long}"], {{"open": "open"}}]"#);
-            let value = from_json_text(vm, &text).unwrap();
-            let outer = value.clone().downcast::<PyList>().unwrap();
-            let items = outer.borrow_vec()[0].clone().downcast::<PyList>().unwrap();
-            let items = items.borrow_vec();
-            assert!(
-                items[0].is(&items[1]),
-                "two \"open\" values are two objects"
-            );
-            assert!(!items[2].is(&items[3]), "long values are not cached");
-            assert_eq!(items[2].str(vm).unwrap().to_string(), long);
-            assert_eq!(to_json(vm, &value, Mode::Strict).unwrap(), text);
         });
     }
 }
