@@ -300,4 +300,49 @@ mod tests {
             "{frozen_before} -> {frozen_after} frozen"
         );
     }
+
+    /// Each closure a `def` makes is a new function; made from one code object, they share one
+    /// version (as CPython's `co_version`), so a call site specialized for the first still serves
+    /// the next instead of failing its guard and falling back to the slow call path for good. What
+    /// differs between them (cells, defaults) is read from the function called.
+    #[test]
+    fn functions_made_from_one_code_share_their_version() {
+        use rustpython_vm::builtins::PyFunction;
+        use rustpython_vm::compiler::Mode;
+        std::thread::Builder::new()
+            .stack_size(SANDBOX_STACK_BYTES)
+            .spawn(|| {
+                let sandbox = SandboxVm::build(1000).unwrap();
+                sandbox.interp.enter(|vm| {
+                    let source = "\
+def make(i, d=0):
+    def f(x=d):
+        return x + i
+    return f
+a, b, c = make(1), make(2, 5), make(3)
+c.__defaults__ = (7,)
+seen = [g() for _ in range(100) for g in (make(1), a, b, c, make(4, 1))]
+";
+                    let scope = vm.new_scope_with_builtins();
+                    let code = vm.compile(source, Mode::Exec, "<test>".to_owned()).unwrap();
+                    vm.run_code_obj(code, scope.clone()).unwrap();
+                    let global = |name: &str| scope.globals.get_item(name, vm).unwrap();
+                    let version = |name: &str| {
+                        global(name)
+                            .downcast::<PyFunction>()
+                            .unwrap()
+                            .func_version()
+                    };
+                    assert_ne!(version("a"), 0);
+                    assert_eq!(version("a"), version("b"), "two closures of one def");
+                    assert_ne!(version("c"), version("a"), "new defaults, new version");
+                    let seen: Vec<i64> = global("seen").try_into_value(vm).unwrap();
+                    assert_eq!(seen, [1, 1, 7, 10, 5].repeat(100));
+                });
+                sandbox.finalize();
+            })
+            .unwrap()
+            .join()
+            .unwrap();
+    }
 }

@@ -19,7 +19,7 @@ use alloc::fmt;
 use core::{
     borrow::Borrow,
     ops::Deref,
-    sync::atomic::{AtomicPtr, AtomicU64, Ordering},
+    sync::atomic::{AtomicPtr, AtomicU32, AtomicU64, Ordering},
 };
 use malachite_bigint::BigInt;
 use num_traits::Zero;
@@ -500,6 +500,10 @@ pub struct PyCode {
     /// this code cannot leave the slot unbalanced, so `with_frame` skips the
     /// exc_info save/restore. Computed once by scanning the instruction stream.
     pub has_exc_handling: bool,
+    /// The version every function made from this code starts with (CPython's
+    /// `co_version`); 0 until the first function is made. See
+    /// [`PyCode::function_version`].
+    function_version: AtomicU32,
 }
 
 impl Deref for PyCode {
@@ -637,6 +641,39 @@ impl PyCode {
             monitoring_data: PyMutex::new(None),
             quickened: core::sync::atomic::AtomicBool::new(false),
             has_exc_handling,
+            function_version: AtomicU32::new(0),
+        }
+    }
+
+    /// The version a new function made from this code gets: the same for
+    /// every such function, as CPython's `MAKE_FUNCTION` gives each function
+    /// its code object's `co_version`.
+    ///
+    /// A call site specialized for one function then also serves the next
+    /// function made from the same code — each closure a `def` inside a loop
+    /// or inside another function makes. Everything a specialized call
+    /// assumes of a function by its version (its code: argument count,
+    /// flags, frame size) is the code's; what differs between such functions
+    /// (globals, builtins, closure cells, defaults) is read from the function
+    /// being called. A function whose `__code__`, `__defaults__` or
+    /// `__kwdefaults__` is changed leaves this version (see
+    /// `PyFunction::get_version_for_current_state`). Assigned on first use
+    /// from the function version counter; 0 once that is exhausted, which
+    /// leaves such functions unspecialized, as before.
+    pub(crate) fn function_version(&self) -> u32 {
+        let version = self.function_version.load(Ordering::Relaxed);
+        if version != 0 {
+            return version;
+        }
+        let fresh = super::function::next_func_version();
+        match self.function_version.compare_exchange(
+            0,
+            fresh,
+            Ordering::Relaxed,
+            Ordering::Relaxed,
+        ) {
+            Ok(_) => fresh,
+            Err(raced) => raced,
         }
     }
 

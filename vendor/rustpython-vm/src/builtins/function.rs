@@ -90,7 +90,7 @@ static FUNC_VERSION_COUNTER: AtomicU32 = AtomicU32::new(1);
 
 /// Atomically allocate the next function version, returning 0 if exhausted.
 /// Once the counter wraps to 0, it stays at 0 permanently.
-fn next_func_version() -> u32 {
+pub(crate) fn next_func_version() -> u32 {
     FUNC_VERSION_COUNTER
         .try_update(Relaxed, Relaxed, |v| (v != 0).then(|| v.wrapping_add(1)))
         .unwrap_or(0)
@@ -206,6 +206,7 @@ impl PyFunction {
         };
 
         let qualname = vm.ctx.new_str(code.qualname.as_str());
+        let func_version = code.function_version();
         let func = Self {
             code: PyAtomicRef::from(code),
             globals,
@@ -219,7 +220,7 @@ impl PyFunction {
             annotate: PyMutex::new(None),
             module: PyAtomicRef::from(Some(module)),
             doc: PyAtomicRef::from(Some(doc)),
-            func_version: AtomicU32::new(next_func_version()),
+            func_version: AtomicU32::new(func_version),
             #[cfg(feature = "jit")]
             jitted_code: PyMutex::new(None),
         };
