@@ -301,6 +301,85 @@ mod tests {
         );
     }
 
+    /// Runs `source` in a new interpreter on a thread of its own and hands `check` the interpreter
+    /// and the module's globals.
+    fn with_module(
+        source: &'static str,
+        check: impl FnOnce(&rustpython_vm::VirtualMachine, &rustpython_vm::scope::Scope)
+        + Send
+        + 'static,
+    ) {
+        std::thread::Builder::new()
+            .stack_size(SANDBOX_STACK_BYTES)
+            .spawn(move || {
+                let sandbox = SandboxVm::build(1000).unwrap();
+                sandbox.interp.enter(|vm| {
+                    let scope = vm.new_scope_with_builtins();
+                    let code = vm
+                        .compile(
+                            source,
+                            rustpython_vm::compiler::Mode::Exec,
+                            "<test>".to_owned(),
+                        )
+                        .unwrap();
+                    if let Err(e) = vm.run_code_obj(code, scope.clone()) {
+                        let mut text = String::new();
+                        vm.write_exception(&mut text, &e).unwrap();
+                        panic!("{text}");
+                    }
+                    check(vm, &scope);
+                });
+                sandbox.finalize();
+            })
+            .unwrap()
+            .join()
+            .unwrap();
+    }
+
+    /// Sorting by int and float keys read as machine words keeps what `list.sort` promises: the
+    /// order, stability (equal keys keep their order, with `reverse` too), -0.0 equal to 0.0, and
+    /// the general comparison for ints past 64 bits and NaN. Checked against an insertion sort.
+    #[test]
+    fn sorting_by_int_and_float_keys_is_ordered_and_stable() {
+        with_module(
+            r#"
+import random
+def reference(items, key, reverse):
+    out = []
+    for item in items:
+        k = key(item)
+        at = len(out)
+        while at > 0 and ((key(out[at - 1]) < k) if reverse else (k < key(out[at - 1]))):
+            at -= 1
+        out.insert(at, item)
+    return out
+r = random.Random(7)
+checked = 0
+for n in (0, 1, 2, 3, 31, 32, 33, 65, 300):
+    ints = [r.randint(-9, 9) for _ in range(n)]
+    floats = [r.choice([0.0, -0.0, 1.5, -2.5, float("inf"), -float("inf")]) for _ in range(n)]
+    for keys in (ints, floats, ints + [2 ** 70, -(2 ** 70)], floats + [float("nan")] * (n > 0)):
+        records = list(enumerate(keys))
+        for reverse in (False, True):
+            by_key = sorted(records, key=lambda t: t[1], reverse=reverse)
+            assert by_key == reference(records, lambda t: t[1], reverse), (n, reverse, keys)
+            if float("nan") not in keys:
+                plain = sorted(keys, reverse=reverse)
+                assert [repr(k) for k in plain] == [repr(k) for k in reference(keys, lambda k: k, reverse)]
+            checked += 1
+"#,
+            |vm, scope| {
+                let checked: i64 = scope
+                    .globals
+                    .get_item("checked", vm)
+                    .unwrap()
+                    .try_into_value(vm)
+                    .unwrap();
+                assert_eq!(checked, 9 * 4 * 2);
+            },
+        );
+    }
+
     /// Each closure a `def` makes is a new function; made from one code object, they share one
     /// version (as CPython's `co_version`), so a call site specialized for the first still serves
     /// the next instead of failing its guard and falling back to the slow call path for good. What

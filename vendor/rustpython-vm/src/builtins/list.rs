@@ -30,6 +30,7 @@ use rustpython_common::wtf8::Wtf8Buf;
 use alloc::fmt;
 use core::cell::Cell;
 use core::ops::DerefMut;
+use num_traits::ToPrimitive;
 use core::ptr::NonNull;
 use core::sync::atomic::{AtomicU32, Ordering};
 
@@ -1025,6 +1026,51 @@ where
     })
 }
 
+/// Every key as a machine word, each paired with its item's index; `None` if one key has no
+/// such word (an int past 64 bits, a NaN), whose order then needs the general comparison.
+fn word_keys<T, K, W>(
+    items: &[T],
+    key: &K,
+    word: impl Fn(&PyObject) -> Option<W>,
+) -> Option<Vec<(W, usize)>>
+where
+    K: Fn(&T) -> &PyObject,
+{
+    items
+        .iter()
+        .enumerate()
+        .map(|(index, item)| word(key(item)).map(|w| (w, index)))
+        .collect()
+}
+
+/// Sorts `items` by keys already read as machine words (`i64`, or `f64` without NaN), as
+/// CPython's `unsafe_long_compare` and `unsafe_float_compare` compare them without an object
+/// per comparison. These keys are totally ordered, so any stable sort yields timsort's order:
+/// equal keys keep their order, in reverse too (as CPython's reverse, sort, reverse). The items
+/// then move to their places along the permutation's cycles, by swaps.
+fn sort_by_words<T, W: PartialOrd>(items: &mut [T], mut words: Vec<(W, usize)>, reverse: bool) {
+    // `partial_cmp` is total here: no NaN, and -0.0 == 0.0 as in Python.
+    let order = |a: &W, b: &W| a.partial_cmp(b).unwrap_or(core::cmp::Ordering::Equal);
+    if reverse {
+        words.sort_by(|(a, _), (b, _)| order(b, a));
+    } else {
+        words.sort_by(|(a, _), (b, _)| order(a, b));
+    }
+    // `from[j]` is the index of the item that belongs at `j`.
+    let mut from: Vec<usize> = words.into_iter().map(|(_, index)| index).collect();
+    for start in 0..items.len() {
+        // `items[current]` holds the item first at `start`, which belongs where its cycle ends.
+        let mut current = start;
+        while from[current] != start {
+            let next = from[current];
+            items.swap(current, next);
+            from[current] = current;
+            current = next;
+        }
+        from[current] = current;
+    }
+}
+
 fn timsort_specialized<T, K>(
     vm: &VirtualMachine,
     items: &mut [T],
@@ -1037,8 +1083,24 @@ where
 {
     match pre_sort_check(items.iter().map(&key), vm) {
         PreSort::Str => timsort_by(items, reverse, &key, |a, b| Ok(str_lt(a, b))),
-        PreSort::Int => timsort_by(items, reverse, &key, |a, b| Ok(int_lt(a, b))),
-        PreSort::Float => timsort_by(items, reverse, &key, |a, b| Ok(float_lt(a, b))),
+        PreSort::Int => match word_keys(items, &key, |k| {
+            k.downcast_ref::<PyInt>().unwrap().as_bigint().to_i64()
+        }) {
+            Some(words) => {
+                sort_by_words(items, words, reverse);
+                Ok(())
+            }
+            None => timsort_by(items, reverse, &key, |a, b| Ok(int_lt(a, b))),
+        },
+        PreSort::Float => match word_keys(items, &key, |k| {
+            Some(k.downcast_ref::<PyFloat>().unwrap().to_f64()).filter(|f| !f.is_nan())
+        }) {
+            Some(words) => {
+                sort_by_words(items, words, reverse);
+                Ok(())
+            }
+            None => timsort_by(items, reverse, &key, |a, b| Ok(float_lt(a, b))),
+        },
         PreSort::Object(cmp) => timsort_by(items, reverse, &key, |a, b| object_lt(cmp, a, b, vm)),
         PreSort::Tuple(elem) => timsort_by(items, reverse, &key, |a, b| tuple_lt(&elem, a, b, vm)),
         PreSort::Generic => timsort_by(items, reverse, &key, |a, b| {
