@@ -252,6 +252,26 @@ pub(crate) fn readable_now(stream: &UnixStream) -> bool {
     ready > 0 && poll.revents & libc::POLLIN != 0
 }
 
+/// Whether a frame arrives on `stream` within `wait` (a blocking poll; whole milliseconds).
+pub(crate) fn readable_within(stream: &UnixStream, wait: std::time::Duration) -> bool {
+    let mut poll = libc::pollfd {
+        fd: stream.as_raw_fd(),
+        events: libc::POLLIN,
+        revents: 0,
+    };
+    let timeout = i32::try_from(wait.as_millis()).unwrap_or(i32::MAX);
+    loop {
+        // SAFETY: one valid pollfd.
+        let ready = unsafe { libc::poll(&mut poll, 1, timeout) };
+        if ready >= 0 {
+            return ready > 0 && poll.revents & libc::POLLIN != 0;
+        }
+        if io::Error::last_os_error().kind() != io::ErrorKind::Interrupted {
+            return false;
+        }
+    }
+}
+
 /// Polls `stream` for up to `spin` until a frame is waiting, without sleeping. A host call's reply (and a
 /// snippet's next call) usually comes within microseconds, while a blocked reader's wake-up costs tens of
 /// microseconds in a VM; a caller then reads with [`recv`] whether or not this saw data.

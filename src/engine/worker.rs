@@ -715,6 +715,10 @@ fn yield_to_runs() {
     unsafe { libc::setpriority(libc::PRIO_PROCESS as _, 0, 19) };
 }
 
+/// How long a holder waits for the next run after forking a standby before it warms the standby's
+/// pages up itself.
+const WARM_UP_AFTER_IDLE: std::time::Duration = std::time::Duration::from_millis(5);
+
 /// Serves a session: runs in one namespace, a standby forked after each committed run.
 fn serve_session(sandbox: &SandboxVm, stream: UnixStream, base: u64) {
     let Ok(namespace) = SessionNamespace::new(sandbox) else {
@@ -728,10 +732,11 @@ fn serve_session(sandbox: &SandboxVm, stream: UnixStream, base: u64) {
             match fork_standby(&stream) {
                 Fork::Holder(pid) => {
                     standby = pid;
-                    // Take the copy-on-write faults the fork just set up now, between runs, rather
-                    // than in the next run (a trusted snippet in a scratch namespace); unless the next
-                    // run is already waiting, which would take them anyway.
-                    if !protocol::readable_now(&stream) {
+                    // Take the copy-on-write faults the fork just set up between runs, rather than in
+                    // the next run (a trusted snippet in a scratch namespace); unless the next run comes
+                    // at once (a client calling back to back), which would wait for the whole warm-up
+                    // and then take only the faults it needs.
+                    if !protocol::readable_within(&stream, WARM_UP_AFTER_IDLE) {
                         warm_up(sandbox);
                     }
                 }
