@@ -1084,3 +1084,29 @@ fn keys_come_back_exactly_through_the_key_cache() {
         ])
     );
 }
+
+/// A fresh run's interpreter may keep the run's finished locals past the reply when they are plain
+/// data (freeing them then costs the run nothing). Anything whose freeing runs code — a `__del__`, a
+/// suspended generator's `finally`, also deep inside plain containers — is still freed inside the run,
+/// where its output is the run's.
+#[test]
+fn locals_whose_freeing_runs_code_are_freed_inside_the_run() {
+    let snippets = [
+        "class Noisy:\n    def __del__(self):\n        print('freed')\nrows = [{'id': 1, 'obj': Noisy()}]\nreturn 1",
+        "def gen():\n    try:\n        yield 1\n    finally:\n        print('freed')\nit = gen()\nnext(it)\nreturn 1",
+        "class Noisy:\n    def __del__(self):\n        print('freed')\nkept = ({'a': [1, 2.5, 'x', None, b'y', (True, Noisy())]},)\nreturn 1",
+    ];
+    for isolation in common::isolations() {
+        let rt = Toolplane::new(common::config_for(isolation)).unwrap();
+        for snippet in snippets {
+            let result = run(&rt, snippet);
+            assert_eq!(
+                value(&result),
+                json!(1),
+                "{isolation:?}: {:?}",
+                result.error
+            );
+            assert_eq!(result.stdout, "freed\n", "{isolation:?}: {snippet}");
+        }
+    }
+}

@@ -32,6 +32,11 @@ pub(crate) struct SandboxVm {
     /// The stream an ending interpreter prints to, made before any snippet ran: a snippet may replace
     /// the prelude's `DiscardStream`, and its replacement must not run when the interpreter ends.
     sink: PyObjectRef,
+    /// The last fresh run's finished frame, when its locals hold only plain data: freeing them (a
+    /// large result loaded with `load_result`, say) is left to the end of this interpreter — after the
+    /// reply; never, in a process child, which exits — instead of inside the run. See
+    /// `snippet::keep_plain_locals`.
+    pub(crate) kept_frame: std::cell::RefCell<Option<PyObjectRef>>,
 }
 
 /// How long Python code may run while an interpreter ends (a snippet object's `__del__`, freed by the
@@ -72,6 +77,7 @@ impl SandboxVm {
         // Armed first: setting a stream drops the old one, whose `__del__` may be a snippet's.
         let _limit = self.time_limit(ENDING_LIMIT);
         self.interp.enter(|vm| {
+            drop(self.kept_frame.take());
             vm.state.atexit_funcs.lock().clear();
             let _ = vm.sys_module.set_attr("stdout", self.sink.clone(), vm);
             let _ = vm.sys_module.set_attr("stderr", self.sink.clone(), vm);
@@ -187,6 +193,7 @@ fn build_with(recursion_limit: usize, import_ast_at_startup: bool) -> Result<San
         prelude,
         builtins,
         sink,
+        kept_frame: Default::default(),
     })
 }
 

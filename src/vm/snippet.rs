@@ -680,7 +680,81 @@ fn execute(
     let main = globals.get_item(super::syntax::MAIN_FUNCTION, vm)?;
     let _ = globals.del_item(super::syntax::MAIN_FUNCTION, vm);
     let coroutine = main.call((), vm)?;
-    drive(vm, &coroutine)
+    // Held while the coroutine runs, so that its end leaves the locals in place (a frame someone else
+    // holds is not cleared) for `keep_plain_locals` to look at.
+    let frame = coroutine.get_attr("cr_frame", vm).ok();
+    let outcome = drive(vm, &coroutine);
+    drop(coroutine);
+    if let Some(frame) = frame {
+        keep_plain_locals(vm, sandbox, frame);
+    }
+    outcome
+}
+
+/// Most objects a locals walk visits before it gives up (and the locals are freed at once).
+const PLAIN_WALK_BUDGET: usize = 1 << 22;
+
+/// Keeps a fresh run's finished frame (and so its locals) alive until the interpreter ends, if what
+/// the locals hold is plain data: exact `dict`, `list` and `tuple` of `str`, `int`, `float`, `bool`,
+/// `bytes` and `None`. Freeing 100,000 loaded records one by one is a large part of a run that loads
+/// them, and a fresh run's interpreter is used once: it ends after the reply (in process), or never
+/// frees them (a process child exits). Plain data runs no code when freed, so nothing a snippet can see
+/// moves out of its run; anything else (an object whose `__del__` prints, a generator's `finally`) is
+/// freed here, inside the run, as before. A previously kept frame (a warm-up's) is freed now.
+fn keep_plain_locals(vm: &VirtualMachine, sandbox: &SandboxVm, frame: PyObjectRef) {
+    // The locals as a dict (a snapshot: `f_locals` of a function's frame is a proxy).
+    let plain = frame
+        .downcast_ref::<rustpython_vm::frame::FrameObject>()
+        .and_then(|frame| frame.locals(vm).ok())
+        .and_then(|locals| {
+            PyObjectRef::from(locals)
+                .downcast::<rustpython_vm::builtins::PyDict>()
+                .ok()
+        })
+        .is_some_and(|locals| holds_only_plain_data(vm, locals.values_vec(), PLAIN_WALK_BUDGET));
+    let kept = plain.then_some(frame);
+    // Whatever is dropped here (the frame, when not plain; the one kept before) is freed in the run.
+    drop(sandbox.kept_frame.replace(kept));
+}
+
+/// Whether `roots` and everything they contain are plain data (see [`keep_plain_locals`]), visiting at
+/// most `budget` objects; more (or a cycle) counts as not plain.
+fn holds_only_plain_data(vm: &VirtualMachine, roots: Vec<PyObjectRef>, budget: usize) -> bool {
+    use rustpython_vm::builtins::{PyDict, PyList, PyTuple};
+    let types = &vm.ctx.types;
+    let leaves = [
+        types.str_type,
+        types.int_type,
+        types.float_type,
+        types.bool_type,
+        types.bytes_type,
+        types.none_type,
+    ];
+    let mut pending = roots;
+    let mut visited = 0usize;
+    while let Some(obj) = pending.pop() {
+        visited += 1;
+        if visited > budget {
+            return false;
+        }
+        let class = obj.class();
+        if leaves.iter().any(|leaf| class.is(*leaf)) {
+            continue;
+        }
+        if let Some(list) = obj.downcast_ref_if_exact::<PyList>(vm) {
+            pending.extend(list.borrow_vec().iter().cloned());
+        } else if let Some(tuple) = obj.downcast_ref_if_exact::<PyTuple>(vm) {
+            pending.extend(tuple.as_slice().iter().cloned());
+        } else if let Some(dict) = obj.downcast_ref_if_exact::<PyDict>(vm) {
+            for (key, value) in dict {
+                pending.push(key);
+                pending.push(value);
+            }
+        } else {
+            return false;
+        }
+    }
+    true
 }
 
 /// Drives a coroutine to completion. Host calls answer synchronously, so a coroutine only yields for
@@ -789,6 +863,37 @@ fn run_module_code(
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// Plain data is exact containers of exact atoms; anything else, a cycle or more objects than the
+    /// budget is not.
+    #[test]
+    fn plain_data_is_exact_containers_of_atoms() {
+        std::thread::Builder::new()
+            .stack_size(crate::vm::SANDBOX_STACK_BYTES)
+            .spawn(|| {
+                let sandbox = SandboxVm::build(1000).unwrap();
+                sandbox.interp.enter(|vm| {
+                    let eval = |source: &str| {
+                        vm.run_block_expr(vm.new_scope_with_builtins(), source)
+                            .unwrap()
+                    };
+                    let plain = |source: &str, budget| {
+                        holds_only_plain_data(vm, vec![eval(source)], budget)
+                    };
+                    let rows = "[{'id': i, 'tags': ('a', b'b'), 'x': 0.5, 'ok': None, 'y': True} for i in range(10)]";
+                    assert!(plain(rows, 1000));
+                    assert!(!plain(rows, 50), "past the budget");
+                    assert!(!plain("[1, [2, {'k': object()}]]", 1000));
+                    assert!(!plain("[1, {3}]", 1000), "a set is not walked");
+                    assert!(!plain("[1, type('L', (list,), {})()]", 1000), "a list subclass");
+                    assert!(!plain("(lambda l: (l.append(l), l)[1])([])", 1000), "a cycle");
+                });
+                sandbox.finalize();
+            })
+            .unwrap()
+            .join()
+            .unwrap();
+    }
 
     fn error(kind: &str, message: &str, traceback: &str) -> ExecutionError {
         ExecutionError {
