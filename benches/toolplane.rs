@@ -507,12 +507,14 @@ fn rows() {
         }
     }
     if let Some(python) = std::env::var_os("TOOLPLANE_REFERENCE_PYTHON") {
+        // The original's runtime as both scripts make it: monty, no sessions, a store with room for the rows.
+        let runtime = "import asyncio, statistics\nfrom toolplane import Toolplane\nfrom toolplane.results import \
+             ResultStore\ndef runtime():\n    store = ResultStore(max_entries=1000, max_total_bytes=1 << 31, \
+             max_entry_bytes=1 << 30)\n    return Toolplane(default_backend='monty', sessions=False, result_store=store)\n";
         let reference = format!(
-            "import asyncio, time, statistics\nfrom toolplane import Toolplane\nfrom toolplane.results import ResultStore\n\
-             CODE = {timed:?}\nasync def main():\n    store = ResultStore(max_entries=1000, max_total_bytes=1 << 31, \
-             max_entry_bytes=1 << 30)\n    rt = Toolplane(default_backend='monty', sessions=False, result_store=store)\n    \
-             ts = []\n    for _ in range(5):\n        r = await rt.execute(CODE, backend='monty')\n        \
-             ts.append(sum(r.value))\n    print(statistics.median(ts))\nasyncio.run(main())"
+            "{runtime}CODE = {timed:?}\nasync def main():\n    rt = runtime()\n    ts = []\n    for _ in range(5):\n        \
+             r = await rt.execute(CODE, backend='monty')\n        ts.append(sum(r.value))\n    \
+             print(statistics.median(ts))\nasyncio.run(main())"
         );
         if let Some(ms) = python_median(&python, &reference) {
             println!(
@@ -525,10 +527,8 @@ fn rows() {
             }
         }
         let by_run = format!(
-            "import asyncio, statistics\nfrom toolplane import Toolplane\nfrom toolplane.results import ResultStore\n\
-             ONLY = {build:?}\nBOTH = {both:?}\nasync def main():\n    store = ResultStore(max_entries=1000, \
-             max_total_bytes=1 << 31, max_entry_bytes=1 << 30)\n    rt = Toolplane(default_backend='monty', \
-             sessions=False, result_store=store)\n    only, both = [], []\n    for _ in range(5):\n        \
+            "{runtime}ONLY = {build:?}\nBOTH = {both:?}\nasync def main():\n    rt = runtime()\n    \
+             only, both = [], []\n    for _ in range(5):\n        \
              only.append((await rt.execute(ONLY, backend='monty')).duration_ms)\n        \
              both.append((await rt.execute(BOTH, backend='monty')).duration_ms)\n    \
              print(statistics.median(both) - statistics.median(only))\nasyncio.run(main())",

@@ -242,14 +242,7 @@ fn recv_attachment(stream: &UnixStream, len: u64) -> io::Result<String> {
 
 /// Whether a frame (or its start) is waiting on `stream` now.
 pub(crate) fn readable_now(stream: &UnixStream) -> bool {
-    let mut poll = libc::pollfd {
-        fd: stream.as_raw_fd(),
-        events: libc::POLLIN,
-        revents: 0,
-    };
-    // SAFETY: one valid pollfd, zero timeout.
-    let ready = unsafe { libc::poll(&mut poll, 1, 0) };
-    ready > 0 && poll.revents & libc::POLLIN != 0
+    readable_within(stream, std::time::Duration::ZERO)
 }
 
 /// Whether a frame arrives on `stream` within `wait` (a blocking poll; whole milliseconds).

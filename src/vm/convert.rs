@@ -837,29 +837,12 @@ fn from_value_depth(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::vm::SANDBOX_STACK_BYTES;
-    use crate::vm::interpreter::SandboxVm;
-
-    /// Runs `check` in a new interpreter on a thread of its own: the collector's generation counts
-    /// are per thread, so no other test's objects are counted.
-    fn on_own_thread(check: impl FnOnce(&VirtualMachine) + Send + 'static) {
-        std::thread::Builder::new()
-            .stack_size(SANDBOX_STACK_BYTES)
-            .spawn(move || {
-                let sandbox = SandboxVm::build(1000).unwrap();
-                sandbox.interp.enter(check);
-                sandbox.finalize();
-            })
-            .unwrap()
-            .join()
-            .unwrap();
-    }
 
     /// The young collection after a large load would only move every list and dict it made to the
     /// older generation (they are all reachable from the result): the load does that itself.
     #[test]
     fn a_load_leaves_its_containers_out_of_the_young_generation() {
-        on_own_thread(|vm| {
+        crate::vm::on_sandbox_thread(|vm| {
             let records = 3000;
             let text = format!(
                 "[{}]",

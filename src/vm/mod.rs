@@ -235,6 +235,24 @@ impl Janitor {
     }
 }
 
+/// Runs `check` in a new sandbox interpreter on a thread of its own (tests): RustPython's collector
+/// state is per thread, so no other test's objects are seen, and the VM gets the sandbox's stack.
+#[cfg(test)]
+pub(crate) fn on_sandbox_thread(
+    check: impl FnOnce(&rustpython_vm::VirtualMachine) + Send + 'static,
+) {
+    std::thread::Builder::new()
+        .stack_size(SANDBOX_STACK_BYTES)
+        .spawn(move || {
+            let sandbox = SandboxVm::build(1000).unwrap();
+            sandbox.interp.enter(check);
+            sandbox.finalize();
+        })
+        .unwrap()
+        .join()
+        .unwrap();
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -309,31 +327,22 @@ mod tests {
         + Send
         + 'static,
     ) {
-        std::thread::Builder::new()
-            .stack_size(SANDBOX_STACK_BYTES)
-            .spawn(move || {
-                let sandbox = SandboxVm::build(1000).unwrap();
-                sandbox.interp.enter(|vm| {
-                    let scope = vm.new_scope_with_builtins();
-                    let code = vm
-                        .compile(
-                            source,
-                            rustpython_vm::compiler::Mode::Exec,
-                            "<test>".to_owned(),
-                        )
-                        .unwrap();
-                    if let Err(e) = vm.run_code_obj(code, scope.clone()) {
-                        let mut text = String::new();
-                        vm.write_exception(&mut text, &e).unwrap();
-                        panic!("{text}");
-                    }
-                    check(vm, &scope);
-                });
-                sandbox.finalize();
-            })
-            .unwrap()
-            .join()
-            .unwrap();
+        on_sandbox_thread(move |vm| {
+            let scope = vm.new_scope_with_builtins();
+            let code = vm
+                .compile(
+                    source,
+                    rustpython_vm::compiler::Mode::Exec,
+                    "<test>".to_owned(),
+                )
+                .unwrap();
+            if let Err(e) = vm.run_code_obj(code, scope.clone()) {
+                let mut text = String::new();
+                vm.write_exception(&mut text, &e).unwrap();
+                panic!("{text}");
+            }
+            check(vm, &scope);
+        });
     }
 
     /// Sorting by int and float keys read as machine words keeps what `list.sort` promises: the
@@ -387,13 +396,7 @@ for n in (0, 1, 2, 3, 31, 32, 33, 65, 300):
     #[test]
     fn functions_made_from_one_code_share_their_version() {
         use rustpython_vm::builtins::PyFunction;
-        use rustpython_vm::compiler::Mode;
-        std::thread::Builder::new()
-            .stack_size(SANDBOX_STACK_BYTES)
-            .spawn(|| {
-                let sandbox = SandboxVm::build(1000).unwrap();
-                sandbox.interp.enter(|vm| {
-                    let source = "\
+        let source = "\
 def make(i, d=0):
     def f(x=d):
         return x + i
@@ -402,26 +405,19 @@ a, b, c = make(1), make(2, 5), make(3)
 c.__defaults__ = (7,)
 seen = [g() for _ in range(100) for g in (make(1), a, b, c, make(4, 1))]
 ";
-                    let scope = vm.new_scope_with_builtins();
-                    let code = vm.compile(source, Mode::Exec, "<test>".to_owned()).unwrap();
-                    vm.run_code_obj(code, scope.clone()).unwrap();
-                    let global = |name: &str| scope.globals.get_item(name, vm).unwrap();
-                    let version = |name: &str| {
-                        global(name)
-                            .downcast::<PyFunction>()
-                            .unwrap()
-                            .func_version()
-                    };
-                    assert_ne!(version("a"), 0);
-                    assert_eq!(version("a"), version("b"), "two closures of one def");
-                    assert_ne!(version("c"), version("a"), "new defaults, new version");
-                    let seen: Vec<i64> = global("seen").try_into_value(vm).unwrap();
-                    assert_eq!(seen, [1, 1, 7, 10, 5].repeat(100));
-                });
-                sandbox.finalize();
-            })
-            .unwrap()
-            .join()
-            .unwrap();
+        with_module(source, |vm, scope| {
+            let global = |name: &str| scope.globals.get_item(name, vm).unwrap();
+            let version = |name: &str| {
+                global(name)
+                    .downcast::<PyFunction>()
+                    .unwrap()
+                    .func_version()
+            };
+            assert_ne!(version("a"), 0);
+            assert_eq!(version("a"), version("b"), "two closures of one def");
+            assert_ne!(version("c"), version("a"), "new defaults, new version");
+            let seen: Vec<i64> = global("seen").try_into_value(vm).unwrap();
+            assert_eq!(seen, [1, 1, 7, 10, 5].repeat(100));
+        });
     }
 }

@@ -868,31 +868,27 @@ mod tests {
     /// budget is not.
     #[test]
     fn plain_data_is_exact_containers_of_atoms() {
-        std::thread::Builder::new()
-            .stack_size(crate::vm::SANDBOX_STACK_BYTES)
-            .spawn(|| {
-                let sandbox = SandboxVm::build(1000).unwrap();
-                sandbox.interp.enter(|vm| {
-                    let eval = |source: &str| {
-                        vm.run_block_expr(vm.new_scope_with_builtins(), source)
-                            .unwrap()
-                    };
-                    let plain = |source: &str, budget| {
-                        holds_only_plain_data(vm, vec![eval(source)], budget)
-                    };
-                    let rows = "[{'id': i, 'tags': ('a', b'b'), 'x': 0.5, 'ok': None, 'y': True} for i in range(10)]";
-                    assert!(plain(rows, 1000));
-                    assert!(!plain(rows, 50), "past the budget");
-                    assert!(!plain("[1, [2, {'k': object()}]]", 1000));
-                    assert!(!plain("[1, {3}]", 1000), "a set is not walked");
-                    assert!(!plain("[1, type('L', (list,), {})()]", 1000), "a list subclass");
-                    assert!(!plain("(lambda l: (l.append(l), l)[1])([])", 1000), "a cycle");
-                });
-                sandbox.finalize();
-            })
-            .unwrap()
-            .join()
-            .unwrap();
+        crate::vm::on_sandbox_thread(|vm| {
+            let eval = |source: &str| {
+                vm.run_block_expr(vm.new_scope_with_builtins(), source)
+                    .unwrap()
+            };
+            let plain =
+                |source: &str, budget| holds_only_plain_data(vm, vec![eval(source)], budget);
+            let rows = "[{'id': i, 'tags': ('a', b'b'), 'x': 0.5, 'ok': None, 'y': True} for i in range(10)]";
+            assert!(plain(rows, 1000));
+            assert!(!plain(rows, 50), "past the budget");
+            assert!(!plain("[1, [2, {'k': object()}]]", 1000));
+            assert!(!plain("[1, {3}]", 1000), "a set is not walked");
+            assert!(
+                !plain("[1, type('L', (list,), {})()]", 1000),
+                "a list subclass"
+            );
+            assert!(
+                !plain("(lambda l: (l.append(l), l)[1])([])", 1000),
+                "a cycle"
+            );
+        });
     }
 
     fn error(kind: &str, message: &str, traceback: &str) -> ExecutionError {
