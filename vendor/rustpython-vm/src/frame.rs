@@ -1636,7 +1636,7 @@ impl PyPayload for FrameObject {
                 } else {
                     false
                 };
-                fl.set(list);
+                crate::object::FreeList::put_back(fl, list);
                 stored
             })
             .unwrap_or(false)
@@ -1648,7 +1648,7 @@ impl PyPayload for FrameObject {
             .try_with(|fl| {
                 let mut list = fl.take();
                 let result = list.pop().map(|p| unsafe { NonNull::new_unchecked(p) });
-                fl.set(list);
+                crate::object::FreeList::put_back(fl, list);
                 result
             })
             .ok()
@@ -9531,7 +9531,7 @@ impl ExecutingFrame<'_> {
                 if let (Some(a), Some(b)) = (
                     a_ref.downcast_ref_if_exact::<PyInt>(vm),
                     b_ref.downcast_ref_if_exact::<PyInt>(vm),
-                ) && let Some(result) = Self::int_floordiv(a.as_bigint(), b.as_bigint(), vm)
+                ) && let Some(result) = Self::int_floordiv(a, b, vm)
                 {
                     Ok(result)
                 } else if matches!(op, bytecode::BinaryOperator::FloorDivide) {
@@ -9544,7 +9544,7 @@ impl ExecutingFrame<'_> {
                 if let (Some(a), Some(b)) = (
                     a_ref.downcast_ref_if_exact::<PyInt>(vm),
                     b_ref.downcast_ref_if_exact::<PyInt>(vm),
-                ) && let Some(result) = Self::int_mod(a.as_bigint(), b.as_bigint(), vm)
+                ) && let Some(result) = Self::int_mod(a, b, vm)
                 {
                     Ok(result)
                 } else if matches!(op, bytecode::BinaryOperator::Remainder) {
@@ -9623,13 +9623,12 @@ impl ExecutingFrame<'_> {
     /// is consulted identically.
     #[inline]
     fn int_div_fast_op(
-        a: &BigInt,
-        b: &BigInt,
+        a: &Py<PyInt>,
+        b: &Py<PyInt>,
         vm: &VirtualMachine,
         compute: fn(i64, i64) -> Option<i64>,
     ) -> Option<PyObjectRef> {
-        use num_traits::ToPrimitive;
-        let (av, bv) = (a.to_i64()?, b.to_i64()?);
+        let (av, bv) = (a.try_to_i64_fast()?, b.try_to_i64_fast()?);
         compute(av, bv).map(|r| vm.ctx.new_int(r).into())
     }
 
@@ -9668,14 +9667,14 @@ impl ExecutingFrame<'_> {
     /// Int floor division with i64 fast path. `None` falls through to the
     /// slow path (bigint operands, zero divisor, or i64 overflow).
     #[inline]
-    fn int_floordiv(a: &BigInt, b: &BigInt, vm: &VirtualMachine) -> Option<PyObjectRef> {
+    fn int_floordiv(a: &Py<PyInt>, b: &Py<PyInt>, vm: &VirtualMachine) -> Option<PyObjectRef> {
         Self::int_div_fast_op(a, b, vm, Self::floordiv_i64)
     }
 
     /// Int remainder with i64 fast path. `None` falls through to the slow
     /// path (bigint operands, zero divisor, or i64 overflow).
     #[inline]
-    fn int_mod(a: &BigInt, b: &BigInt, vm: &VirtualMachine) -> Option<PyObjectRef> {
+    fn int_mod(a: &Py<PyInt>, b: &Py<PyInt>, vm: &VirtualMachine) -> Option<PyObjectRef> {
         Self::int_div_fast_op(a, b, vm, Self::mod_i64)
     }
 

@@ -58,7 +58,7 @@ impl PyPayload for PyComplex {
                 } else {
                     false
                 };
-                fl.set(list);
+                crate::object::FreeList::put_back(fl, list);
                 stored
             })
             .unwrap_or(false)
@@ -70,7 +70,7 @@ impl PyPayload for PyComplex {
             .try_with(|fl| {
                 let mut list = fl.take();
                 let result = list.pop().map(|p| unsafe { NonNull::new_unchecked(p) });
-                fl.set(list);
+                crate::object::FreeList::put_back(fl, list);
                 result
             })
             .ok()

@@ -65,7 +65,7 @@ impl PyPayload for PyFloat {
                 } else {
                     false
                 };
-                fl.set(list);
+                crate::object::FreeList::put_back(fl, list);
                 stored
             })
             .unwrap_or(false)
@@ -77,7 +77,7 @@ impl PyPayload for PyFloat {
             .try_with(|fl| {
                 let mut list = fl.take();
                 let result = list.pop().map(|p| unsafe { NonNull::new_unchecked(p) });
-                fl.set(list);
+                crate::object::FreeList::put_back(fl, list);
                 result
             })
             .ok()

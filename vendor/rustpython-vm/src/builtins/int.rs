@@ -79,7 +79,7 @@ impl PyPayload for PyInt {
                 } else {
                     false
                 };
-                fl.set(list);
+                crate::object::FreeList::put_back(fl, list);
                 stored
             })
             .unwrap_or(false)
@@ -91,7 +91,7 @@ impl PyPayload for PyInt {
             .try_with(|fl| {
                 let mut list = fl.take();
                 let result = list.pop().map(|p| unsafe { NonNull::new_unchecked(p) });
-                fl.set(list);
+                crate::object::FreeList::put_back(fl, list);
                 result
             })
             .ok()
@@ -360,13 +360,13 @@ impl Py<PyInt> {
     }
 
     /// Extract the inline magnitude without the generic primitive-conversion path.
+    ///
+    /// The magnitude is read as one limb (`None` when it has more), not
+    /// measured first: counting its bits is an out-of-line call into the
+    /// bignum crate, and this runs twice for every specialized int operation.
     #[inline(always)]
     pub(crate) fn try_to_i64_fast(&self) -> Option<i64> {
-        let bits = self.as_bigint().bits();
-        if bits > i64::BITS as u64 {
-            return None;
-        }
-        let magnitude = self.as_bigint().iter_u64_digits().next().unwrap_or(0);
+        let magnitude = self.as_bigint().magnitude().to_u64()?;
         let signed_magnitude = i64::try_from(magnitude).ok();
         match self.as_bigint().sign() {
             Sign::Minus if magnitude == 1u64 << 63 => Some(i64::MIN),

@@ -97,7 +97,7 @@ impl PyPayload for PyRange {
                 } else {
                     false
                 };
-                fl.set(list);
+                crate::object::FreeList::put_back(fl, list);
                 stored
             })
             .unwrap_or(false)
@@ -109,7 +109,7 @@ impl PyPayload for PyRange {
             .try_with(|fl| {
                 let mut list = fl.take();
                 let result = list.pop().map(|p| unsafe { NonNull::new_unchecked(p) });
-                fl.set(list);
+                crate::object::FreeList::put_back(fl, list);
                 result
             })
             .ok()

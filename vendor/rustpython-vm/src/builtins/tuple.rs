@@ -135,7 +135,7 @@ impl PyPayload for PyTuple {
                 } else {
                     false
                 };
-                fl.set(list);
+                crate::object::FreeList::put_back(fl, list);
                 stored
             })
             .unwrap_or(false)
@@ -147,7 +147,7 @@ impl PyPayload for PyTuple {
             .try_with(|fl| {
                 let mut list = fl.take();
                 let result = list.pop().map(|p| unsafe { NonNull::new_unchecked(p) });
-                fl.set(list);
+                crate::object::FreeList::put_back(fl, list);
                 result
             })
             .ok()

@@ -165,9 +165,47 @@ mod trashcan {
     }
 }
 
+/// The short way to free an exact instance of a freelisted builtin payload
+/// that owns no object references the collector sees (int, float, complex):
+/// the arithmetic temporaries a loop makes and drops at every step.
+///
+/// Such an object was never tracked, and its type — the builtin one itself,
+/// not a subclass — has no `__del__`, no weakref list, no dict and no member
+/// slots, so the general path's finalizer, weakref, untrack and clear steps
+/// all do nothing for it. Each of those facts is checked here, cheaply;
+/// anything else returns `false` and takes the general path.
+///
+/// # Safety
+/// `obj` must be a `Py<T>` whose strong count just reached zero.
+#[inline(always)]
+unsafe fn free_childless_exact<T: PyPayload>(obj: *mut PyObject) -> bool {
+    let obj_ref = unsafe { &*(obj as *const PyObject) };
+    let typ = obj_ref.class();
+    if !core::ptr::eq(typ, T::class(crate::vm::Context::genesis()))
+        || typ.slots.del.load().is_some()
+        || obj_ref.0.ref_count.is_published()
+        || obj_ref.0.ext_ref().is_some()
+        || obj_ref.0.weakref_list_ref().is_some()
+    {
+        return false;
+    }
+    debug_assert!(!obj_ref.is_gc_tracked());
+    if !unsafe { T::freelist_push(obj) } {
+        unsafe { Py::dealloc(obj as *mut Py<T>) };
+    }
+    true
+}
+
 /// Default dealloc: handles __del__, weakref clearing, tp_clear, and memory free.
 /// Equivalent to subtype_dealloc.
 pub(super) unsafe fn default_dealloc<T: PyPayload>(obj: *mut PyObject) {
+    if T::HAS_FREELIST
+        && !<T as crate::object::MaybeTraverse>::HAS_TRAVERSE
+        && !<T as crate::object::MaybeTraverse>::HAS_CLEAR
+        && unsafe { free_childless_exact::<T>(obj) }
+    {
+        return;
+    }
     let obj_ref = unsafe { &*(obj as *const PyObject) };
     if let Err(()) = obj_ref.drop_slow_inner() {
         return; // resurrected by __del__
@@ -1473,6 +1511,19 @@ impl<T: PyPayload> FreeList<T> {
             items: Vec::new(),
             _marker: core::marker::PhantomData,
         }
+    }
+
+    /// Puts `list` back into the thread-local `cell` it was `take`n from.
+    ///
+    /// `take` left an empty list in the cell. `Cell::set` would run this type's
+    /// `Drop` on it: an out-of-line call on every allocation and free of a
+    /// freelisted type, for a list that owns nothing. Forgetting it is exact,
+    /// since an empty `Vec` holds no allocation.
+    #[inline(always)]
+    pub(crate) fn put_back(cell: &core::cell::Cell<Self>, list: Self) {
+        let empty = cell.replace(list);
+        debug_assert!(empty.items.is_empty());
+        core::mem::forget(empty);
     }
 }
 
