@@ -389,6 +389,47 @@ for n in (0, 1, 2, 3, 31, 32, 33, 65, 300):
         );
     }
 
+    /// The specialized int operations read operands as `i64` and build results in place from
+    /// freelisted objects: values at the edges of one limb (2³¹, 2⁶³, 2⁶⁴, both signs) give what
+    /// Python defines, with `//` rounding down and `%` taking the divisor's sign, and results made
+    /// from reused objects keep their values.
+    #[test]
+    fn int_arithmetic_at_the_edges_of_a_machine_word() {
+        with_module(
+            r#"
+edges = [0, 1, -1, 2, -2, 7, -7, 255, 256, -5, -6, 2**31, -2**31, 2**62, 2**63 - 1, -2**63,
+         2**63, -2**63 - 1, 2**64 - 1, 2**64, -2**64, 10**30, -10**30]
+checked = 0
+for a in edges:
+    for b in edges:
+        s, d, p = a + b, a - b, a * b
+        assert s - b == a and d + b == a and p == b * a, (a, b)
+        assert str(s) == str(int(str(a)) + int(str(b))), (a, b)
+        if b:
+            q, r = a // b, a % b
+            assert q * b + r == a, (a, b)
+            assert (0 <= r < b) if b > 0 else (b < r <= 0), (a, b)
+        checked += 1
+assert (-2**63) // -1 == 2**63 and str((-2**63) // -1) == "9223372036854775808"
+assert (-2**63) % -1 == 0 and (2**63 - 1) + 1 == 2**63 and -2**63 - 1 == -(2**63 + 1)
+assert (-7 // 2, -7 % 2, 7 // -2, 7 % -2) == (-4, 1, -4, -1)
+total = 0
+for i in range(100000):
+    total += i * 3 - i
+assert total == 100000 * 99999, total
+"#,
+            |vm, scope| {
+                let checked: i64 = scope
+                    .globals
+                    .get_item("checked", vm)
+                    .unwrap()
+                    .try_into_value(vm)
+                    .unwrap();
+                assert_eq!(checked, 23 * 23);
+            },
+        );
+    }
+
     /// Each closure a `def` makes is a new function; made from one code object, they share one
     /// version (as CPython's `co_version`), so a call site specialized for the first still serves
     /// the next instead of failing its guard and falling back to the slow call path for good. What

@@ -84,7 +84,7 @@ impl PyPayload for PyMemoryError {
         }
     }
 
-    unsafe fn freelist_pop(_payload: &Self) -> Option<core::ptr::NonNull<PyObject>> {
+    unsafe fn freelist_pop() -> Option<core::ptr::NonNull<PyObject>> {
         let husk = MEMORY_ERROR_FREELIST
             .lock()
             .ok()?

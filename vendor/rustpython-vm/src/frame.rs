@@ -1643,7 +1643,7 @@ impl PyPayload for FrameObject {
     }
 
     #[inline]
-    unsafe fn freelist_pop(_payload: &Self) -> Option<NonNull<PyObject>> {
+    unsafe fn freelist_pop() -> Option<NonNull<PyObject>> {
         FRAME_FREELIST
             .try_with(|fl| {
                 let mut list = fl.take();

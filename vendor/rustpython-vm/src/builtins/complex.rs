@@ -65,7 +65,7 @@ impl PyPayload for PyComplex {
     }
 
     #[inline]
-    unsafe fn freelist_pop(_payload: &Self) -> Option<NonNull<PyObject>> {
+    unsafe fn freelist_pop() -> Option<NonNull<PyObject>> {
         COMPLEX_FREELIST
             .try_with(|fl| {
                 let mut list = fl.take();

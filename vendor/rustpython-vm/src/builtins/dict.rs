@@ -93,7 +93,7 @@ impl PyPayload for PyDict {
     }
 
     #[inline]
-    unsafe fn freelist_pop(_payload: &Self) -> Option<NonNull<PyObject>> {
+    unsafe fn freelist_pop() -> Option<NonNull<PyObject>> {
         DICT_FREELIST
             .try_with(|fl| {
                 let mut list = fl.take();

@@ -86,7 +86,7 @@ impl PyPayload for PyInt {
     }
 
     #[inline]
-    unsafe fn freelist_pop(_payload: &Self) -> Option<NonNull<PyObject>> {
+    unsafe fn freelist_pop() -> Option<NonNull<PyObject>> {
         INT_FREELIST
             .try_with(|fl| {
                 let mut list = fl.take();

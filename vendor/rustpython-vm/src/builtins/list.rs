@@ -115,7 +115,7 @@ impl PyPayload for PyList {
     }
 
     #[inline]
-    unsafe fn freelist_pop(_payload: &Self) -> Option<NonNull<PyObject>> {
+    unsafe fn freelist_pop() -> Option<NonNull<PyObject>> {
         LIST_FREELIST
             .try_with(|fl| {
                 let mut list = fl.take();

@@ -104,7 +104,7 @@ impl PyPayload for PyRange {
     }
 
     #[inline]
-    unsafe fn freelist_pop(_payload: &Self) -> Option<NonNull<PyObject>> {
+    unsafe fn freelist_pop() -> Option<NonNull<PyObject>> {
         RANGE_FREELIST
             .try_with(|fl| {
                 let mut list = fl.take();

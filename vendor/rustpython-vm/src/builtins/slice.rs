@@ -78,7 +78,7 @@ impl PyPayload for PySlice {
     }
 
     #[inline]
-    unsafe fn freelist_pop(_payload: &Self) -> Option<NonNull<PyObject>> {
+    unsafe fn freelist_pop() -> Option<NonNull<PyObject>> {
         SLICE_FREELIST
             .try_with(|fl| {
                 let mut list = fl.take();

@@ -142,7 +142,7 @@ impl PyPayload for PyTuple {
     }
 
     #[inline]
-    unsafe fn freelist_pop(_payload: &Self) -> Option<NonNull<PyObject>> {
+    unsafe fn freelist_pop() -> Option<NonNull<PyObject>> {
         TUPLE_FREELIST
             .try_with(|fl| {
                 let mut list = fl.take();

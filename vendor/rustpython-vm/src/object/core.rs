@@ -2863,12 +2863,30 @@ impl<T: PyPayload> PyRef<T> {
 impl<T: PyPayload + crate::object::MaybeTraverse + core::fmt::Debug> PyRef<T> {
     #[inline(always)]
     pub fn new_ref(payload: T, typ: crate::builtins::PyTypeRef, dict: Option<PyDictRef>) -> Self {
+        Self::new_ref_with(move || payload, typ, dict)
+    }
+
+    /// [`Self::new_ref`] with the payload made by `make` only once its memory
+    /// is found, so that it can be built in place.
+    ///
+    /// A payload built by the caller and passed down by value is read back
+    /// from the caller's stack at once, and when the caller wrote it with
+    /// narrower stores than that copy reads (a `BigInt`'s one-byte sign), the
+    /// read waits for those stores to reach the cache. A maker that captures
+    /// only what it needs (an `i64`) avoids that for the allocations made most
+    /// often, the arithmetic results.
+    #[inline(always)]
+    pub fn new_ref_with(
+        make: impl FnOnce() -> T,
+        typ: crate::builtins::PyTypeRef,
+        dict: Option<PyDictRef>,
+    ) -> Self {
         let has_dict = dict.is_some();
         let is_heaptype = typ.heaptype_ext.is_some();
 
         // Try to reuse from freelist (no dict, no heaptype)
         let cached = if !has_dict && !is_heaptype {
-            unsafe { T::freelist_pop(&payload) }
+            unsafe { T::freelist_pop() }
         } else {
             None
         };
@@ -2879,7 +2897,7 @@ impl<T: PyPayload + crate::object::MaybeTraverse + core::fmt::Debug> PyRef<T> {
                 core::ptr::write(&mut (*inner).ref_count, RefCount::new());
                 (*inner).gc_bits.store(0, Ordering::Relaxed);
                 core::ptr::drop_in_place(&mut (*inner).payload);
-                core::ptr::write(&mut (*inner).payload, payload);
+                core::ptr::write(&mut (*inner).payload, make());
                 // Freelist only stores exact base types (push-side filter),
                 // but subtypes sharing the same Rust payload (e.g. structseq)
                 // may pop entries. Update typ if it differs.
@@ -2892,7 +2910,7 @@ impl<T: PyPayload + crate::object::MaybeTraverse + core::fmt::Debug> PyRef<T> {
             }
             unsafe { NonNull::new_unchecked(inner.cast::<Py<T>>()) }
         } else {
-            let inner = Py::new(payload, typ, dict);
+            let inner = Py::new(make(), typ, dict);
             unsafe { NonNull::new_unchecked(inner.cast::<Py<T>>()) }
         };
 

@@ -471,7 +471,9 @@ impl Context {
             let inner_idx = (i - Self::INT_CACHE_POOL_MIN) as usize;
             return self.int_cache_pool[inner_idx].clone();
         }
-        PyInt::from(i).into_ref(self)
+        // Built in place: see `PyRef::new_ref_with`. `int` has no instance
+        // dict, which is all `into_ref` would have added.
+        PyRef::new_ref_with(move || PyInt::from(i), self.types.int_type.to_owned(), None)
     }
 
     /// Borrow a cached small integer whose lifetime is tied to this context.
