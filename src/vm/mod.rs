@@ -430,6 +430,70 @@ assert total == 100000 * 99999, total
         );
     }
 
+    /// A builtin method whose parameters are an argument struct (`dict.get`, `str.split`) is
+    /// flagged as taking one argument but takes a variable count; call sites that pass another
+    /// count take the positional fast call. After the sites have warmed up (past the adaptive
+    /// counters), the results, the `TypeError` for a wrong count and the check of `self`'s type
+    /// are what they were.
+    #[test]
+    fn builtin_methods_with_optional_arguments_keep_their_results_once_specialized() {
+        with_module(
+            r#"
+class D(dict):
+    def get(self, key, default=None):
+        return ("D", key, default)
+d = {1: "a"}
+sub = D(d)
+checked = 0
+for round in range(200):
+    assert d.get(1) == "a" and d.get(2) is None and d.get(2, "z") == "z" and d.get(1, "z") == "a"
+    assert "a b".split() == ["a", "b"] and "a,b,c".split(",", 1) == ["a", "b,c"]
+    assert dict.get(d, 2, "y") == "y" and dict.get(sub, 1, "y") == "a"
+    target = sub if round % 2 else d
+    assert target.get(3, "w") == (("D", 3, "w") if round % 2 else "w")
+    for bad in ((), (1, 2, 3)):
+        try:
+            d.get(*bad)
+        except TypeError:
+            checked += 1
+    try:
+        dict.get([], 1, 2)
+    except TypeError:
+        checked += 1
+def site():
+    return d.get(2, "z")
+for _ in range(200):
+    site()
+plain, adaptive = site.__code__.co_code, site.__code__._co_code_adaptive
+"#,
+            |vm, scope| {
+                let checked: i64 = scope
+                    .globals
+                    .get_item("checked", vm)
+                    .unwrap()
+                    .try_into_value(vm)
+                    .unwrap();
+                assert_eq!(checked, 200 * 3);
+                let code = |name: &str| -> Vec<u8> {
+                    let bytes = scope.globals.get_item(name, vm).unwrap();
+                    bytes.try_into_value(vm).unwrap()
+                };
+                let (plain, adaptive) = (code("plain"), code("adaptive"));
+                let call = rustpython_vm::bytecode::Opcode::Call as u8;
+                let fast = rustpython_vm::bytecode::Opcode::CallMethodDescriptorFast as u8;
+                let calls: Vec<usize> = (0..plain.len())
+                    .step_by(2)
+                    .filter(|&at| plain[at] == call)
+                    .collect();
+                assert_eq!(calls.len(), 1, "{plain:?}");
+                assert_eq!(
+                    adaptive[calls[0]], fast,
+                    "`d.get(key, default)` not specialized"
+                );
+            },
+        );
+    }
+
     /// Each closure a `def` makes is a new function; made from one code object, they share one
     /// version (as CPython's `co_version`), so a call site specialized for the first still serves
     /// the next instead of failing its guard and falling back to the slow call path for good. What

@@ -7126,13 +7126,14 @@ impl ExecutingFrame<'_> {
                     stack_len - nargs as usize - 1 + usize::from(!self_or_null_is_some);
                 if total_nargs > 0
                     && let Some(descr) = callable.downcast_ref_if_exact::<PyMethodDescriptor>(vm)
-                    && (descr.method.flags
-                        & (PyMethodFlags::VARARGS
-                            | PyMethodFlags::FASTCALL
-                            | PyMethodFlags::NOARGS
-                            | PyMethodFlags::O
-                            | PyMethodFlags::KEYWORDS))
-                        == PyMethodFlags::FASTCALL
+                    && [PyMethodFlags::FASTCALL, PyMethodFlags::O].contains(
+                        &(descr.method.flags
+                            & (PyMethodFlags::VARARGS
+                                | PyMethodFlags::FASTCALL
+                                | PyMethodFlags::NOARGS
+                                | PyMethodFlags::O
+                                | PyMethodFlags::KEYWORDS)),
+                    )
                     && self
                         .localsplus
                         .stack_index(self_index)
@@ -10995,18 +10996,15 @@ impl ExecutingFrame<'_> {
                     return;
                 }
                 Instruction::CallMethodDescriptorNoargs
+            } else if call_conv == PyMethodFlags::O && total_nargs != 2 {
+                // `#[pymethod]` flags a method whose one parameter is an
+                // argument struct (`dict.get`, `str.split`, `list.sort`, ...)
+                // as `O`, though it takes a variable count. Every method
+                // descriptor is called the same way whatever its flags (the
+                // function parses its arguments and raises on a wrong count),
+                // so such a call takes the positional fast form.
+                Instruction::CallMethodDescriptorFast
             } else if call_conv == PyMethodFlags::O {
-                if total_nargs != 2 {
-                    unsafe {
-                        self.code.instructions.write_adaptive_counter(
-                            cache_base,
-                            bytecode::adaptive_counter_backoff(
-                                self.code.instructions.read_adaptive_counter(cache_base),
-                            ),
-                        );
-                    }
-                    return;
-                }
                 if self_or_null_is_some
                     && nargs == 1
                     && next_is_pop_top
