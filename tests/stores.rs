@@ -278,6 +278,37 @@ fn artifact_round_trip_and_describe() {
     }
 }
 
+/// "Oldest first" holds for entries saved within one millisecond too: Redis's index ordered ties
+/// by their (random) handles, so a listing of quick saves came out shuffled.
+#[test]
+fn listings_keep_save_order_within_one_millisecond() {
+    for backend in backends() {
+        let results = backend.results(ResultsConfig::default());
+        let artifacts = backend.artifacts(ArtifactsConfig::default());
+        let mut saved_results = Vec::new();
+        let mut saved_artifacts = Vec::new();
+        // Within the artifact store's default cap of 32 entries.
+        for i in 0..30 {
+            saved_results.push(results.save_json(&format!("[{i}]"), None).unwrap());
+            saved_artifacts.push(artifacts.save(&[i as u8], None, None).unwrap());
+        }
+        let listed: Vec<String> = results.list().into_iter().map(|i| i.handle).collect();
+        assert_eq!(
+            listed,
+            saved_results,
+            "results, redis: {}",
+            backend.redis.is_some()
+        );
+        let listed: Vec<String> = artifacts.list().into_iter().map(|i| i.handle).collect();
+        assert_eq!(
+            listed,
+            saved_artifacts,
+            "artifacts, redis: {}",
+            backend.redis.is_some()
+        );
+    }
+}
+
 #[test]
 fn artifact_filenames_must_be_simple() {
     for backend in backends() {

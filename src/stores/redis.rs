@@ -61,7 +61,14 @@ for i = 8, #ARGV, 2 do
 end
 redis.call('HSET', entry, 'saved_ms', now)
 redis.call('PEXPIRE', entry, ttl)
-redis.call('ZADD', index, now, handle)
+-- Saves within one millisecond keep the order they were made in (ZRANGE orders tied scores by
+-- handle, which is random): such a save goes a microsecond after the newest.
+local score = now
+local newest = redis.call('ZRANGE', index, -1, -1, 'WITHSCORES')
+if newest[2] and tonumber(newest[2]) >= score then
+  score = tonumber(newest[2]) + 0.001
+end
+redis.call('ZADD', index, score, handle)
 redis.call('HSET', sizes, handle, size)
 redis.call('INCRBY', total_key, size)
 for _, key in ipairs(KEYS) do
