@@ -169,11 +169,11 @@ mod trashcan {
 /// that owns no object references the collector sees (int, float, complex):
 /// the arithmetic temporaries a loop makes and drops at every step.
 ///
-/// Such an object is not tracked by the collector, and its type — the builtin
-/// one itself, not a subclass — has no `__del__`, no weakref list, no dict
-/// and no member slots, so the general path's finalizer, weakref, untrack and
-/// clear steps all do nothing for it. Each of those facts is checked here,
-/// cheaply; anything else returns `false` and takes the general path.
+/// Such an object was never tracked, and its type — the builtin one itself,
+/// not a subclass — has no `__del__`, no weakref list, no dict and no member
+/// slots, so the general path's finalizer, weakref, untrack and clear steps
+/// all do nothing for it. Each of those facts is checked here, cheaply;
+/// anything else returns `false` and takes the general path.
 ///
 /// # Safety
 /// `obj` must be a `Py<T>` whose strong count just reached zero.
@@ -184,12 +184,12 @@ unsafe fn free_childless_exact<T: PyPayload>(obj: *mut PyObject) -> bool {
     if !core::ptr::eq(typ, T::class(crate::vm::Context::genesis()))
         || typ.slots.del.load().is_some()
         || obj_ref.0.ref_count.is_published()
-        || obj_ref.is_gc_tracked()
         || obj_ref.0.ext_ref().is_some()
         || obj_ref.0.weakref_list_ref().is_some()
     {
         return false;
     }
+    debug_assert!(!obj_ref.is_gc_tracked());
     if !unsafe { T::freelist_push(obj) } {
         unsafe { Py::dealloc(obj as *mut Py<T>) };
     }
