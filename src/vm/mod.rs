@@ -319,6 +319,20 @@ mod tests {
         );
     }
 
+    /// The module global `name`, converted to `T` (tests: panics when it is missing or another type).
+    fn global<T: rustpython_vm::TryFromObject>(
+        vm: &rustpython_vm::VirtualMachine,
+        scope: &rustpython_vm::scope::Scope,
+        name: &str,
+    ) -> T {
+        scope
+            .globals
+            .get_item(name, vm)
+            .unwrap()
+            .try_into_value(vm)
+            .unwrap()
+    }
+
     /// Runs `source` in a new interpreter on a thread of its own and hands `check` the interpreter
     /// and the module's globals.
     fn with_module(
@@ -378,12 +392,7 @@ for n in (0, 1, 2, 3, 31, 32, 33, 65, 300):
             checked += 1
 "#,
             |vm, scope| {
-                let checked: i64 = scope
-                    .globals
-                    .get_item("checked", vm)
-                    .unwrap()
-                    .try_into_value(vm)
-                    .unwrap();
+                let checked: i64 = global(vm, scope, "checked");
                 assert_eq!(checked, 9 * 4 * 2);
             },
         );
@@ -419,12 +428,7 @@ for i in range(100000):
 assert total == 100000 * 99999, total
 "#,
             |vm, scope| {
-                let checked: i64 = scope
-                    .globals
-                    .get_item("checked", vm)
-                    .unwrap()
-                    .try_into_value(vm)
-                    .unwrap();
+                let checked: i64 = global(vm, scope, "checked");
                 assert_eq!(checked, 23 * 23);
             },
         );
@@ -467,18 +471,10 @@ for _ in range(200):
 plain, adaptive = site.__code__.co_code, site.__code__._co_code_adaptive
 "#,
             |vm, scope| {
-                let checked: i64 = scope
-                    .globals
-                    .get_item("checked", vm)
-                    .unwrap()
-                    .try_into_value(vm)
-                    .unwrap();
+                let checked: i64 = global(vm, scope, "checked");
                 assert_eq!(checked, 200 * 3);
-                let code = |name: &str| -> Vec<u8> {
-                    let bytes = scope.globals.get_item(name, vm).unwrap();
-                    bytes.try_into_value(vm).unwrap()
-                };
-                let (plain, adaptive) = (code("plain"), code("adaptive"));
+                let plain: Vec<u8> = global(vm, scope, "plain");
+                let adaptive: Vec<u8> = global(vm, scope, "adaptive");
                 let call = rustpython_vm::bytecode::Opcode::Call as u8;
                 let fast = rustpython_vm::bytecode::Opcode::CallMethodDescriptorFast as u8;
                 let calls: Vec<usize> = (0..plain.len())
@@ -500,7 +496,7 @@ plain, adaptive = site.__code__.co_code, site.__code__._co_code_adaptive
     /// differs between them (cells, defaults) is read from the function called.
     #[test]
     fn functions_made_from_one_code_share_their_version() {
-        use rustpython_vm::builtins::PyFunction;
+        use rustpython_vm::{PyRef, builtins::PyFunction};
         let source = "\
 def make(i, d=0):
     def f(x=d):
@@ -511,17 +507,11 @@ c.__defaults__ = (7,)
 seen = [g() for _ in range(100) for g in (make(1), a, b, c, make(4, 1))]
 ";
         with_module(source, |vm, scope| {
-            let global = |name: &str| scope.globals.get_item(name, vm).unwrap();
-            let version = |name: &str| {
-                global(name)
-                    .downcast::<PyFunction>()
-                    .unwrap()
-                    .func_version()
-            };
+            let version = |name: &str| global::<PyRef<PyFunction>>(vm, scope, name).func_version();
             assert_ne!(version("a"), 0);
             assert_eq!(version("a"), version("b"), "two closures of one def");
             assert_ne!(version("c"), version("a"), "new defaults, new version");
-            let seen: Vec<i64> = global("seen").try_into_value(vm).unwrap();
+            let seen: Vec<i64> = global(vm, scope, "seen");
             assert_eq!(seen, [1, 1, 7, 10, 5].repeat(100));
         });
     }
