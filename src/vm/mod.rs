@@ -490,6 +490,83 @@ plain, adaptive = site.__code__.co_code, site.__code__._co_code_adaptive
         );
     }
 
+    /// The specialized subscripts read an int index as a machine word (a negative one used to build
+    /// and drop a `ValueError` in the guard on every execution), and ints below 2**61 - 1 hash to
+    /// themselves: after the sites have warmed up, indexes and hashes at the edges of both fast
+    /// paths give CPython's results and errors.
+    #[test]
+    fn int_indexes_and_hashes_at_the_edges_of_their_fast_paths() {
+        with_module(
+            r#"
+xs = list(range(10)); ts = tuple(xs); s = "abcdefghij"
+def read(seq, i):
+    return seq[i]
+def store(seq, i, v):
+    seq[i] = v
+for _ in range(100):
+    reads = [read(seq, i) for seq in (xs, ts, s) for i in (0, 9, -1, -10, True, False)]
+stored = list(range(10))
+for _ in range(100):
+    for i in (0, -1, -10, 9, True):
+        store(stored, i, i * 2)
+errors = 0
+for _ in range(100):
+    for seq in (xs, ts, s, stored):
+        for i in (10, -11, 2**30 - 1, 2**30, 2**31, 2**63 - 1, 2**63, -2**63, 2**64, -2**64):
+            try:
+                read(seq, i)
+            except IndexError:
+                errors += 1
+    for i in (10, -11, 2**30, 2**63, -2**64):
+        try:
+            store(stored, i, 0)
+        except IndexError:
+            errors += 1
+M = 2**61 - 1
+hashes = [hash(v) for v in (0, 1, -1, -2, M - 1, M, M + 1, -(M - 1), -M, -(M + 1), 2**62, -(2**62),
+                            2**63 - 1, -(2**63), 2**63, 2**64, -(2**64) + 1, 10**30)]
+reads = repr(reads)
+"#,
+            |vm, scope| {
+                let reads: String = global(vm, scope, "reads");
+                assert_eq!(
+                    reads,
+                    "[0, 9, 9, 0, 1, 0, 0, 9, 9, 0, 1, 0, 'a', 'j', 'j', 'a', 'b', 'a']"
+                );
+                let stored: Vec<i64> = global(vm, scope, "stored");
+                assert_eq!(stored, [-20, 2, 2, 3, 4, 5, 6, 7, 8, 18]);
+                let errors: i64 = global(vm, scope, "errors");
+                assert_eq!(errors, 100 * (4 * 10 + 5));
+                // CPython 3.11's values.
+                let hashes: Vec<i64> = global(vm, scope, "hashes");
+                let m = (1i64 << 61) - 1;
+                assert_eq!(
+                    hashes,
+                    [
+                        0,
+                        1,
+                        -2,
+                        -2,
+                        m - 1,
+                        0,
+                        1,
+                        -(m - 1),
+                        0,
+                        -2,
+                        2,
+                        -2,
+                        3,
+                        -4,
+                        4,
+                        8,
+                        -7,
+                        465258685558744706
+                    ]
+                );
+            },
+        );
+    }
+
     /// Each closure a `def` makes is a new function; made from one code object, they share one
     /// version (as CPython's `co_version`), so a call site specialized for the first still serves
     /// the next instead of failing its guard and falling back to the slow call path for good. What

@@ -2997,11 +2997,13 @@ fn exact_float_from_obj(obj: &PyObject, vm: &VirtualMachine) -> Option<f64> {
 }
 
 #[inline]
-fn specialization_nonnegative_compact_index(i: &Py<PyInt>, vm: &VirtualMachine) -> Option<usize> {
+fn specialization_nonnegative_compact_index(i: &Py<PyInt>, _vm: &VirtualMachine) -> Option<usize> {
     // _PyLong_IsNonNegativeCompact(): a single base-2^30 digit.
-    const CPYTHON_COMPACT_LONG_MAX: u64 = (1u64 << 30) - 1;
-    let v = i.try_to_primitive::<u64>(vm).ok()?;
-    if v <= CPYTHON_COMPACT_LONG_MAX {
+    // Read without a fallible conversion: a negative index (`xs[-1]`) fails this guard on every
+    // execution, and the conversion's error path built a ValueError each time just to drop it.
+    const CPYTHON_COMPACT_LONG_MAX: i64 = (1i64 << 30) - 1;
+    let v = i.try_to_i64_fast()?;
+    if (0..=CPYTHON_COMPACT_LONG_MAX).contains(&v) {
         Some(v as usize)
     } else {
         None

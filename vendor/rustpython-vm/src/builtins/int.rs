@@ -379,7 +379,7 @@ impl Py<PyInt> {
     #[inline]
     #[must_use]
     pub fn to_str_radix_10(&self) -> String {
-        match self.as_bigint().to_i64() {
+        match self.try_to_i64_fast() {
             Some(i) => itoa::Buffer::new().format(i).to_owned(),
             None => self.as_bigint().to_string(),
         }
@@ -804,7 +804,11 @@ impl Representable for PyInt {
 impl Hashable for PyInt {
     #[inline]
     fn hash(zelf: &Py<Self>, _vm: &VirtualMachine) -> PyResult<hash::PyHash> {
-        Ok(hash::hash_bigint(zelf.as_bigint()))
+        // An int smaller than the modulus is its own hash: no bignum call, no division.
+        Ok(match zelf.try_to_i64_fast() {
+            Some(value) if value.unsigned_abs() < hash::MODULUS => hash::fix_sentinel(value),
+            _ => hash::hash_bigint(zelf.as_bigint()),
+        })
     }
 }
 
