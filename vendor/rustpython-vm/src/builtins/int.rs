@@ -375,6 +375,16 @@ impl Py<PyInt> {
         }
     }
 
+    /// `hash(self)`: an int smaller than the modulus is its own hash, without a
+    /// bignum call or a division; a larger one is reduced as `hash_bigint` does.
+    #[inline]
+    pub(crate) fn hash_value(&self) -> hash::PyHash {
+        match self.try_to_i64_fast() {
+            Some(value) if value.unsigned_abs() < hash::MODULUS => hash::fix_sentinel(value),
+            _ => hash::hash_bigint(self.as_bigint()),
+        }
+    }
+
     /// Fast decimal string conversion, using i64 path when possible.
     #[inline]
     #[must_use]
@@ -804,11 +814,7 @@ impl Representable for PyInt {
 impl Hashable for PyInt {
     #[inline]
     fn hash(zelf: &Py<Self>, _vm: &VirtualMachine) -> PyResult<hash::PyHash> {
-        // An int smaller than the modulus is its own hash: no bignum call, no division.
-        Ok(match zelf.try_to_i64_fast() {
-            Some(value) if value.unsigned_abs() < hash::MODULUS => hash::fix_sentinel(value),
-            _ => hash::hash_bigint(zelf.as_bigint()),
-        })
+        Ok(zelf.hash_value())
     }
 }
 

@@ -826,7 +826,7 @@ fn element_hash(val: &PyObject, vm: &VirtualMachine) -> PyResult<PyHash> {
     if val.class().is(vm.ctx.types.int_type)
         && let Some(i) = val.downcast_ref::<PyInt>()
     {
-        return Ok(hash::hash_bigint(i.as_bigint()));
+        return Ok(i.hash_value());
     }
     val.hash(vm)
 }
