@@ -16,7 +16,7 @@ use std::time::{Duration, Instant};
 
 use serde_json::Value;
 
-const PROBES: [&str; 3] = ["socket", "openat", "kill"];
+const PROBES: [&str; 4] = ["socket", "openat", "kill", "prctl"];
 
 fn probe(call: &str) -> String {
     format!(
@@ -142,36 +142,49 @@ impl Status {
     }
 }
 
-/// While a snippet sleeps in a child, the child's status shows the jail. Each status is one snapshot:
-/// a pre-warmed standby may end between two reads of its file.
+/// The jailed children seen while `toolplane run` sleeps in one (with `--session` or not), and the CLI
+/// to end afterwards. Each status is one snapshot: a pre-warmed standby may end between two reads of
+/// its file.
+fn jailed_children_of_a_sleeping_run(session: bool) -> (std::process::Child, Vec<(u32, Status)>) {
+    let dir = tempfile::tempdir().unwrap();
+    let file = dir.path().join("sleep.py");
+    std::fs::write(&file, "import time\ntime.sleep(5)\n").unwrap();
+    let mut command = Command::new(env!("CARGO_BIN_EXE_toolplane"));
+    command.args(["run", "--isolation", "process"]);
+    if session {
+        command.arg("--session");
+    }
+    let cli = command.arg(Path::new(&file)).spawn().unwrap();
+    let started = Instant::now();
+    let jailed = loop {
+        let found: Vec<(u32, Status)> = procfs::descendants()
+            .into_iter()
+            .filter_map(|pid| Some((pid, Status::of(pid)?)))
+            .filter(|(_, status)| status.field("Seccomp:") == Some("2"))
+            .collect();
+        if !found.is_empty() || started.elapsed() > Duration::from_secs(4) {
+            break found;
+        }
+        std::thread::sleep(Duration::from_millis(20));
+    };
+    assert!(
+        !jailed.is_empty(),
+        "session {session}: no jailed child seen"
+    );
+    (cli, jailed)
+}
+
+fn end(mut cli: std::process::Child) {
+    // SAFETY: kill(2) of our own child; SIGTERM lets it remove its artifact directory.
+    unsafe { libc::kill(cli.id() as i32, libc::SIGTERM) };
+    let _ = cli.wait();
+}
+
+/// While a snippet sleeps in a child, the child's status shows the jail.
 #[test]
 fn children_run_jailed_without_capabilities() {
     for session in [false, true] {
-        let dir = tempfile::tempdir().unwrap();
-        let file = dir.path().join("sleep.py");
-        std::fs::write(&file, "import time\ntime.sleep(5)\n").unwrap();
-        let mut command = Command::new(env!("CARGO_BIN_EXE_toolplane"));
-        command.args(["run", "--isolation", "process"]);
-        if session {
-            command.arg("--session");
-        }
-        let mut cli = command.arg(Path::new(&file)).spawn().unwrap();
-        let started = Instant::now();
-        let jailed = loop {
-            let found: Vec<(u32, Status)> = procfs::descendants()
-                .into_iter()
-                .filter_map(|pid| Some((pid, Status::of(pid)?)))
-                .filter(|(_, status)| status.field("Seccomp:") == Some("2"))
-                .collect();
-            if !found.is_empty() || started.elapsed() > Duration::from_secs(4) {
-                break found;
-            }
-            std::thread::sleep(Duration::from_millis(20));
-        };
-        assert!(
-            !jailed.is_empty(),
-            "session {session}: no jailed child seen"
-        );
+        let (cli, jailed) = jailed_children_of_a_sleeping_run(session);
         for (pid, status) in jailed {
             assert_eq!(status.field("NoNewPrivs:"), Some("1"), "{pid}");
             // The bounding set can only be emptied by a process that holds CAP_SETPCAP (root).
@@ -190,8 +203,28 @@ fn children_run_jailed_without_capabilities() {
                 );
             }
         }
-        // SAFETY: kill(2) of our own child; SIGTERM lets it remove its artifact directory.
-        unsafe { libc::kill(cli.id() as i32, libc::SIGTERM) };
-        let _ = cli.wait();
+        end(cli);
+    }
+}
+
+/// A child's memory ceiling (`RLIMIT_AS`) is the address space it has when its run starts, plus the
+/// limit and some headroom: address space reserved ahead of use (an allocator's arena) and inherited
+/// unused would be room outside that count. What a child has mapped stays well below the default
+/// 512 MiB limit (mimalloc, for one, reserves its arenas a GiB at a time unless told otherwise).
+#[test]
+fn children_start_with_little_address_space_reserved() {
+    for session in [false, true] {
+        let (cli, jailed) = jailed_children_of_a_sleeping_run(session);
+        for (pid, status) in jailed {
+            let kib: u64 = status
+                .field("VmSize:")
+                .and_then(|v| v.trim_end_matches("kB").trim().parse().ok())
+                .unwrap_or_else(|| panic!("no VmSize for {pid}"));
+            assert!(
+                kib < 256 << 10,
+                "session {session}: child {pid} has {kib} KiB of address space"
+            );
+        }
+        end(cli);
     }
 }
