@@ -434,6 +434,50 @@ assert total == 100000 * 99999, total
         );
     }
 
+    /// A concatenated str's kind (ASCII, UTF-8, or with lone surrogates) is its parts' union, not a
+    /// scan of the result: `a + b` at a specialized site, `a += b` in place (a shared left operand,
+    /// and a unique one that is reused), and `str.__add__`, over ASCII, non-ASCII and surrogate
+    /// parts. A wrong kind shows in `len`, slicing, iteration and `isascii`.
+    #[test]
+    fn concatenated_strings_keep_the_kind_of_their_parts() {
+        with_module(
+            r#"
+parts = ["", "ab", "\xe9", "\u65e5\u672c", "\ud800", "\udc00", "x\U0001F600"]
+def add(a, b):
+    return a + b
+def iadd(a, b):
+    a += b
+    return a
+def build(pieces):
+    s = "?"
+    for p in pieces:
+        s += p
+    return s
+def facts(r, a, b):
+    return (len(r), r.isascii(), r[len(a):] == b, r[:len(a)] == a, [ord(c) for c in r])
+def expected(a, b):
+    return (len(a) + len(b), a.isascii() and b.isascii(), True, True, [ord(c) for c in a] + [ord(c) for c in b])
+bad = []
+for _ in range(50):
+    for a in parts:
+        for b in parts:
+            for way, r in (("+", add(a, b)), ("+=", iadd(a, b)), ("__add__", a.__add__(b))):
+                if facts(r, a, b) != expected(a, b):
+                    bad.append((way, a, b))
+    for a in parts:
+        pieces = [a, "ab", a, "\xe9", a, "\ud800", a] * 3
+        r = build(pieces)
+        if facts(r, "?", "".join(pieces)) != expected("?", "".join(pieces)):
+            bad.append(("build", a))
+bad = repr(bad[:5])
+"#,
+            |vm, scope| {
+                let bad: String = global(vm, scope, "bad");
+                assert_eq!(bad, "[]");
+            },
+        );
+    }
+
     /// A builtin method whose parameters are an argument struct (`dict.get`, `str.split`) is
     /// flagged as taking one argument but takes a variable count; call sites that pass another
     /// count take the positional fast call. After the sites have warmed up (past the adaptive

@@ -1,6 +1,5 @@
 // spell-checker: ignore compactlong compactlongs
 
-use crate::anystr::AnyStr;
 
 use crate::{
     AsObject, Py, PyExact, PyObject, PyObjectRef, PyPayload, PyRef, PyResult, PyStackRef,
@@ -6478,7 +6477,7 @@ impl ExecutingFrame<'_> {
                     a.downcast_ref_if_exact::<PyStr>(vm),
                     b.downcast_ref_if_exact::<PyStr>(vm),
                 ) {
-                    let result = a_str.as_wtf8().py_add(b_str.as_wtf8());
+                    let result = a_str.concat(b_str);
                     self.pop_stackref();
                     self.pop_stackref();
                     self.push_value(result.to_pyobject(vm));

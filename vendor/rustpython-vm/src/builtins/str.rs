@@ -657,19 +657,22 @@ impl Py<PyStr> {
 impl PyStr {
     fn __add__(zelf: PyRef<Self>, other: &PyObject, vm: &VirtualMachine) -> PyResult {
         if let Some(other) = other.downcast_ref::<Self>() {
-            let bytes = zelf.as_wtf8().py_add(other.as_wtf8());
-            Ok(unsafe {
-                // SAFETY: `kind` is safely decided
-                let kind = zelf.kind() | other.kind();
-                Self::new_str_unchecked(bytes.into(), kind)
-            }
-            .to_pyobject(vm))
+            Ok(zelf.concat(other).to_pyobject(vm))
         } else {
             Err(vm.new_type_error(format!(
                 r#"can only concatenate str (not "{}") to str"#,
                 other.class().slot_name()
             )))
         }
+    }
+
+    /// `self + other`. The result's kind is the two kinds' union, without a scan of the result:
+    /// ASCII and UTF-8 are closed under concatenation, and the bytes of a surrogate stay ill-formed
+    /// UTF-8 next to anything (code points are concatenated as they are, never joined).
+    pub(crate) fn concat(&self, other: &Self) -> Self {
+        let bytes = self.as_wtf8().py_add(other.as_wtf8());
+        // SAFETY: the kind is the union of the parts' kinds, as said above.
+        unsafe { Self::new_str_unchecked(bytes.into(), self.kind() | other.kind()) }
     }
 
     fn _contains(&self, needle: &PyObject, vm: &VirtualMachine) -> PyResult<bool> {
@@ -1657,18 +1660,21 @@ impl PyRef<PyStr> {
         let mut s = Wtf8Buf::with_capacity(self.byte_len() + other.len());
         s.push_wtf8(self.as_ref());
         s.push_wtf8(other);
+        // Only the appended part is scanned for its kind (see `concat`), not the whole string again.
+        // SAFETY: the kind is the union of the parts' kinds.
+        let joined = unsafe { PyStr::new_str_unchecked(s.into(), self.kind() | other.str_kind()) };
         if self.as_object().strong_count() == 1 {
             // SAFETY: strong_count()==1 guarantees unique ownership of this PyStr.
             // Mutating payload in place preserves semantics while avoiding PyObject reallocation.
             unsafe {
                 let payload = self.payload() as *const PyStr as *mut PyStr;
-                (*payload).data = PyStr::from(s).data;
+                (*payload).data = joined.data;
                 (*payload)
                     .hash
                     .store(hash::SENTINEL, atomic::Ordering::Relaxed);
             }
         } else {
-            *self = PyStr::from(s).into_ref(&vm.ctx);
+            *self = joined.into_ref(&vm.ctx);
         }
     }
 
