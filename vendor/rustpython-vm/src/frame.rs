@@ -1,6 +1,5 @@
 // spell-checker: ignore compactlong compactlongs
 
-
 use crate::{
     AsObject, Py, PyExact, PyObject, PyObjectRef, PyPayload, PyRef, PyResult, PyStackRef,
     TryFromObject, VirtualMachine,

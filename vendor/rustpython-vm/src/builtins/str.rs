@@ -1657,12 +1657,10 @@ impl PyRef<PyStr> {
         if other.is_empty() {
             return;
         }
-        let mut s = Wtf8Buf::with_capacity(self.byte_len() + other.len());
-        s.push_wtf8(self.as_ref());
-        s.push_wtf8(other);
+        let bytes = self.as_wtf8().py_add(other);
         // Only the appended part is scanned for its kind (see `concat`), not the whole string again.
         // SAFETY: the kind is the union of the parts' kinds.
-        let joined = unsafe { PyStr::new_str_unchecked(s.into(), self.kind() | other.str_kind()) };
+        let joined = unsafe { PyStr::new_str_unchecked(bytes.into(), self.kind() | other.str_kind()) };
         if self.as_object().strong_count() == 1 {
             // SAFETY: strong_count()==1 guarantees unique ownership of this PyStr.
             // Mutating payload in place preserves semantics while avoiding PyObject reallocation.
