@@ -142,50 +142,64 @@ impl Status {
     }
 }
 
-/// The jailed children seen while `toolplane run` sleeps in one (with `--session` or not), and the CLI
-/// to end afterwards. Each status is one snapshot: a pre-warmed standby may end between two reads of
-/// its file.
-fn jailed_children_of_a_sleeping_run(session: bool) -> (std::process::Child, Vec<(u32, Status)>) {
-    let dir = tempfile::tempdir().unwrap();
-    let file = dir.path().join("sleep.py");
-    std::fs::write(&file, "import time\ntime.sleep(5)\n").unwrap();
-    let mut command = Command::new(env!("CARGO_BIN_EXE_toolplane"));
-    command.args(["run", "--isolation", "process"]);
-    if session {
-        command.arg("--session");
-    }
-    let cli = command.arg(Path::new(&file)).spawn().unwrap();
-    let started = Instant::now();
-    let jailed = loop {
-        let found: Vec<(u32, Status)> = procfs::descendants()
-            .into_iter()
-            .filter_map(|pid| Some((pid, Status::of(pid)?)))
-            .filter(|(_, status)| status.field("Seccomp:") == Some("2"))
-            .collect();
-        if !found.is_empty() || started.elapsed() > Duration::from_secs(4) {
-            break found;
-        }
-        std::thread::sleep(Duration::from_millis(20));
-    };
-    assert!(
-        !jailed.is_empty(),
-        "session {session}: no jailed child seen"
-    );
-    (cli, jailed)
+/// A `toolplane run` whose snippet sleeps in a child; it keeps the snippet's directory until it ends.
+struct SleepingRun {
+    cli: std::process::Child,
+    _dir: tempfile::TempDir,
 }
 
-fn end(mut cli: std::process::Child) {
-    // SAFETY: kill(2) of our own child; SIGTERM lets it remove its artifact directory.
-    unsafe { libc::kill(cli.id() as i32, libc::SIGTERM) };
-    let _ = cli.wait();
+impl SleepingRun {
+    fn start(session: bool) -> Self {
+        let dir = tempfile::tempdir().unwrap();
+        let file = dir.path().join("sleep.py");
+        std::fs::write(&file, "import time\ntime.sleep(5)\n").unwrap();
+        let mut command = Command::new(env!("CARGO_BIN_EXE_toolplane"));
+        command.args(["run", "--isolation", "process"]);
+        if session {
+            command.arg("--session");
+        }
+        let cli = command.arg(Path::new(&file)).spawn().unwrap();
+        Self { cli, _dir: dir }
+    }
+
+    /// This run's jailed children (not another test's), each status one snapshot of a live process.
+    /// A pre-warmed standby may end between two reads; a zombie's status has no memory fields.
+    fn jailed_children(&self, session: bool) -> Vec<(u32, Status)> {
+        let started = Instant::now();
+        let jailed = loop {
+            let found: Vec<(u32, Status)> = procfs::descendants_of(self.cli.id())
+                .into_iter()
+                .filter_map(|pid| Some((pid, Status::of(pid)?)))
+                .filter(|(_, status)| status.field("Seccomp:") == Some("2"))
+                .filter(|(_, status)| !status.field("State:").is_some_and(|s| s.starts_with('Z')))
+                .collect();
+            if !found.is_empty() || started.elapsed() > Duration::from_secs(4) {
+                break found;
+            }
+            std::thread::sleep(Duration::from_millis(20));
+        };
+        assert!(
+            !jailed.is_empty(),
+            "session {session}: no jailed child seen"
+        );
+        jailed
+    }
+}
+
+impl Drop for SleepingRun {
+    fn drop(&mut self) {
+        // SAFETY: kill(2) of our own child; SIGTERM lets it remove its artifact directory.
+        unsafe { libc::kill(self.cli.id() as i32, libc::SIGTERM) };
+        let _ = self.cli.wait();
+    }
 }
 
 /// While a snippet sleeps in a child, the child's status shows the jail.
 #[test]
 fn children_run_jailed_without_capabilities() {
     for session in [false, true] {
-        let (cli, jailed) = jailed_children_of_a_sleeping_run(session);
-        for (pid, status) in jailed {
+        let run = SleepingRun::start(session);
+        for (pid, status) in run.jailed_children(session) {
             assert_eq!(status.field("NoNewPrivs:"), Some("1"), "{pid}");
             // The bounding set can only be emptied by a process that holds CAP_SETPCAP (root).
             // SAFETY: geteuid has no preconditions.
@@ -203,7 +217,6 @@ fn children_run_jailed_without_capabilities() {
                 );
             }
         }
-        end(cli);
     }
 }
 
@@ -214,8 +227,8 @@ fn children_run_jailed_without_capabilities() {
 #[test]
 fn children_start_with_little_address_space_reserved() {
     for session in [false, true] {
-        let (cli, jailed) = jailed_children_of_a_sleeping_run(session);
-        for (pid, status) in jailed {
+        let run = SleepingRun::start(session);
+        for (pid, status) in run.jailed_children(session) {
             let kib: u64 = status
                 .field("VmSize:")
                 .and_then(|v| v.trim_end_matches("kB").trim().parse().ok())
@@ -225,6 +238,5 @@ fn children_start_with_little_address_space_reserved() {
                 "session {session}: child {pid} has {kib} KiB of address space"
             );
         }
-        end(cli);
     }
 }

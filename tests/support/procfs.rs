@@ -26,7 +26,11 @@ pub fn pss_kib(pid: u32) -> u64 {
 
 /// Live (not zombie) processes whose parent chain leads to this one.
 pub fn descendants() -> Vec<u32> {
-    let me = std::process::id();
+    descendants_of(std::process::id())
+}
+
+/// Live (not zombie) processes whose parent chain leads to `root`.
+pub fn descendants_of(root: u32) -> Vec<u32> {
     let parents: Vec<(u32, u32)> = std::fs::read_dir("/proc")
         .into_iter()
         .flatten()
@@ -40,7 +44,7 @@ pub fn descendants() -> Vec<u32> {
             (state != "Z").then_some((pid, ppid))
         })
         .collect();
-    let mut found = vec![me];
+    let mut found = vec![root];
     let mut grew = true;
     while grew {
         grew = false;
@@ -51,7 +55,7 @@ pub fn descendants() -> Vec<u32> {
             }
         }
     }
-    found.retain(|p| *p != me);
+    found.retain(|p| *p != root);
     found
 }
 
