@@ -18,6 +18,7 @@
 //! }
 //! ```
 
+mod in_order;
 pub(crate) mod oauth;
 mod reply_bounds;
 
@@ -881,11 +882,8 @@ async fn connect_stdio(
     if let Some(stderr) = stderr {
         tokio::spawn(forward_stderr(printable(name), stderr));
     }
-    let stdout = reply_bounds::BoundedReplies::new(stdout, MAX_MESSAGE_BYTES);
-    let transport = AsyncRwTransport::<RoleClient, _, _>::new(stdout, stdin)
-        .with_max_line_length(MAX_MESSAGE_BYTES);
     let service = ()
-        .serve(transport)
+        .serve(stdio_transport(stdout, stdin))
         .await
         .map_err(|e| format!("initialisation failed: {}", one_line(&e.to_string())))?;
     Ok(Client {
@@ -893,6 +891,20 @@ async fn connect_stdio(
         _process: Some(child),
         _group: group,
     })
+}
+
+/// The client's end of a stdio server's pipes: replies bounded in size, one JSON-RPC message a line,
+/// each cancellation after its request.
+fn stdio_transport<R, W>(replies: R, requests: W) -> impl rmcp::transport::Transport<RoleClient>
+where
+    R: tokio::io::AsyncRead + Send + Unpin + 'static,
+    W: tokio::io::AsyncWrite + Send + Unpin + 'static,
+{
+    let replies = reply_bounds::BoundedReplies::new(replies, MAX_MESSAGE_BYTES);
+    in_order::CancelsAfterRequests::new(
+        AsyncRwTransport::<RoleClient, _, _>::new(replies, requests)
+            .with_max_line_length(MAX_MESSAGE_BYTES),
+    )
 }
 
 /// The command that starts a stdio server with `env` as its whole environment: its jail's launcher
@@ -1321,6 +1333,92 @@ fn python_identifier(raw: &str) -> String {
 mod tests {
     use super::*;
     use serde_json::json;
+
+    /// A server that answers `initialize` and then only listens, recording what reaches it in order:
+    /// `Ok(id)` a request, `Err(id)` a cancellation.
+    async fn listening_server(
+        stream: tokio::io::DuplexStream,
+        seen: Arc<std::sync::Mutex<Vec<Result<Value, Value>>>>,
+    ) {
+        use tokio::io::AsyncWriteExt;
+        let (read, mut write) = tokio::io::split(stream);
+        let mut lines = tokio::io::BufReader::new(read).lines();
+        while let Ok(Some(line)) = lines.next_line().await {
+            let message: Value = serde_json::from_str(&line).unwrap();
+            match message["method"].as_str() {
+                Some("initialize") => {
+                    let reply = json!({"jsonrpc": "2.0", "id": message["id"], "result": {
+                        "protocolVersion": "2025-06-18", "capabilities": {"tools": {}},
+                        "serverInfo": {"name": "listener", "version": "1"}}});
+                    write
+                        .write_all(format!("{reply}\n").as_bytes())
+                        .await
+                        .unwrap();
+                }
+                Some("tools/call") => seen.lock().unwrap().push(Ok(message["id"].clone())),
+                Some("notifications/cancelled") => seen
+                    .lock()
+                    .unwrap()
+                    .push(Err(message["params"]["requestId"].clone())),
+                _ => {}
+            }
+        }
+    }
+
+    /// A call abandoned as soon as it is sent is cancelled after its request, on the wire: a server
+    /// ignores a cancellation for an id it has not seen, and then runs the call for a run that is
+    /// gone. rmcp writes each message from a task of its own, so on a multi-threaded runtime a
+    /// cancellation could overtake its request.
+    #[test]
+    fn a_cancellation_never_overtakes_its_request() {
+        const CALLS: usize = 2_000;
+        let runtime = tokio::runtime::Builder::new_multi_thread()
+            .worker_threads(4)
+            .enable_all()
+            .build()
+            .unwrap();
+        let seen = Arc::new(std::sync::Mutex::new(Vec::new()));
+        runtime.block_on(async {
+            let (client_end, server_end) = tokio::io::duplex(1 << 20);
+            tokio::spawn(listening_server(server_end, seen.clone()));
+            let (read, write) = tokio::io::split(client_end);
+            let client = ().serve(stdio_transport(read, write)).await.unwrap();
+            let calls: Vec<_> = (0..CALLS)
+                .map(|_| {
+                    let peer = client.peer().clone();
+                    tokio::spawn(async move {
+                        let call = call_tool(&peer, CallToolRequestParams::new("hang"));
+                        let _ = tokio::time::timeout(Duration::ZERO, call).await;
+                    })
+                })
+                .collect();
+            for call in calls {
+                call.await.unwrap();
+            }
+            let cancels = || seen.lock().unwrap().iter().filter(|e| e.is_err()).count();
+            let requests = || seen.lock().unwrap().iter().filter(|e| e.is_ok()).count();
+            let started = std::time::Instant::now();
+            while (requests() == 0 || cancels() < requests())
+                && started.elapsed() < Duration::from_secs(20)
+            {
+                tokio::time::sleep(Duration::from_millis(20)).await;
+            }
+        });
+        let seen = seen.lock().unwrap();
+        let mut requested = std::collections::HashSet::new();
+        let mut overtaken = 0;
+        for event in seen.iter() {
+            match event {
+                Ok(id) => {
+                    requested.insert(id.to_string());
+                }
+                Err(id) if !requested.contains(&id.to_string()) => overtaken += 1,
+                Err(_) => {}
+            }
+        }
+        assert!(!requested.is_empty(), "no call reached the server");
+        assert_eq!(overtaken, 0, "of {} requests", requested.len());
+    }
 
     #[cfg(target_os = "linux")]
     #[test]
