@@ -223,7 +223,7 @@ fn children_run_jailed_without_capabilities() {
 /// A child's memory ceiling (`RLIMIT_AS`) is the address space it has when its run starts, plus the
 /// limit and some headroom: address space reserved ahead of use (an allocator's arena) and inherited
 /// unused would be room outside that count. What a child has mapped stays well below the default
-/// 512 MiB limit (mimalloc, for one, reserves its arenas a GiB at a time unless told otherwise).
+/// 512 MiB limit (mimalloc's default arena is 1 GiB).
 #[test]
 fn children_start_with_little_address_space_reserved() {
     for session in [false, true] {

@@ -200,8 +200,9 @@ impl<'a> Region<'a> {
         })
     }
 
-    /// The malloc heap (brk), dense with the interpreter's objects. Other anonymous mappings are left
-    /// alone: a collapse fills a sparse 2 MiB range with zeroed pages.
+    /// glibc's heap (brk): the interpreter's objects when `CountingAllocator` counts over the system
+    /// allocator (with mimalloc they live in its arenas, which stay on 4 KiB pages). Other anonymous
+    /// mappings are left alone: a collapse fills a sparse 2 MiB range with zeroed pages.
     fn is_anonymous_heap(&self) -> bool {
         self.perms == "rw-p" && self.file.is_none() && self.path == "[heap]"
     }

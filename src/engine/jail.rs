@@ -231,8 +231,13 @@ fn allowed_calls(role: Role) -> Result<BTreeMap<i64, Vec<SeccompRule>>, String> 
         fcntl.extend(only(&[(1, Eq, command as u64)])?);
     }
     calls.insert(libc::SYS_fcntl, fcntl);
-    // Naming its own threads.
-    calls.insert(libc::SYS_prctl, only(&[(0, Eq, libc::PR_SET_NAME as u64)])?);
+    // Naming its own threads, and its own anonymous memory (mimalloc names each mapping it makes).
+    let mut prctl = only(&[(0, Eq, libc::PR_SET_NAME as u64)])?;
+    prctl.extend(only(&[
+        (0, Eq, libc::PR_SET_VMA as u64),
+        (1, Eq, libc::PR_SET_VMA_ANON_NAME as u64),
+    ])?);
+    calls.insert(libc::SYS_prctl, prctl);
     // Lowering its own priority before it exits.
     calls.insert(
         libc::SYS_setpriority,

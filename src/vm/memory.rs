@@ -7,10 +7,14 @@
 //! This is accounting, not a hard guarantee: memory freed by another thread, or native code that
 //! grows in one step, can overshoot. Hard limits come with process isolation (RLIMIT_AS).
 
-use std::alloc::{GlobalAlloc, Layout, System};
+#[cfg(not(feature = "mimalloc"))]
+use std::alloc::System as Underlying;
+use std::alloc::{GlobalAlloc, Layout};
 use std::cell::Cell;
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, AtomicIsize, Ordering};
+#[cfg(feature = "mimalloc")]
+use underlying::Hybrid as Underlying;
 
 /// Requests at least this large fail outright once over budget.
 const HUGE_REQUEST: usize = 64 << 20;
@@ -159,6 +163,123 @@ pub(crate) fn adopt_foreign_allocation(bytes: usize) {
     with_current(|account| account.adopt(bytes));
 }
 
+/// mimalloc's options, fixed before its first allocation in this process (a sandbox child inherits
+/// them from its zygote). The numbers are v2's `mi_option_t` (its `mimalloc.h`); the crate names only
+/// some of them.
+#[cfg(feature = "mimalloc")]
+mod underlying {
+    use libmimalloc_sys::{mi_option_set, mi_option_t, mi_option_use_numa_nodes};
+    use mimalloc::MiMalloc;
+    use std::alloc::{GlobalAlloc, Layout, System};
+    use std::sync::atomic::{AtomicBool, Ordering};
+
+    const ARENA_EAGER_COMMIT: mi_option_t = 4;
+    const ARENA_RESERVE: mi_option_t = 23;
+    /// Address space reserved at a time, in KiB (mimalloc's default is 1 GiB).
+    const ARENA_RESERVE_KIB: libc::c_long = 64 << 10;
+
+    static CONFIGURED: AtomicBool = AtomicBool::new(false);
+
+    /// Blocks at least this large come from the system allocator: as CPython (pymalloc up to 512 bytes,
+    /// malloc above), and copies between two large blocks of one mimalloc size class can run at a
+    /// tenth of their speed (see docs/benchmarks.md, section 3, session 26).
+    const LARGE: usize = 1 << 10;
+
+    /// mimalloc for small blocks, the system allocator for large ones, chosen by size (a block is
+    /// freed with the layout it was allocated with, so the size says whose it is).
+    pub(super) struct Hybrid;
+
+    // SAFETY: each block is allocated, resized and freed by the allocator its size selects; a resize
+    // across the threshold moves the block (allocate, copy the smaller length, free).
+    unsafe impl GlobalAlloc for Hybrid {
+        #[inline]
+        unsafe fn alloc(&self, layout: Layout) -> *mut u8 {
+            // SAFETY: forwarded as is.
+            unsafe {
+                if layout.size() >= LARGE {
+                    System.alloc(layout)
+                } else {
+                    MiMalloc.alloc(layout)
+                }
+            }
+        }
+        #[inline]
+        unsafe fn alloc_zeroed(&self, layout: Layout) -> *mut u8 {
+            // SAFETY: forwarded as is.
+            unsafe {
+                if layout.size() >= LARGE {
+                    System.alloc_zeroed(layout)
+                } else {
+                    MiMalloc.alloc_zeroed(layout)
+                }
+            }
+        }
+        #[inline]
+        unsafe fn dealloc(&self, ptr: *mut u8, layout: Layout) {
+            // SAFETY: forwarded to the allocator that made the block.
+            unsafe {
+                if layout.size() >= LARGE {
+                    System.dealloc(ptr, layout)
+                } else {
+                    MiMalloc.dealloc(ptr, layout)
+                }
+            }
+        }
+        #[inline]
+        unsafe fn realloc(&self, ptr: *mut u8, layout: Layout, new_size: usize) -> *mut u8 {
+            // SAFETY: the block stays with its allocator, or moves as the impl's comment says.
+            unsafe {
+                match (layout.size() >= LARGE, new_size >= LARGE) {
+                    (true, true) => System.realloc(ptr, layout, new_size),
+                    (false, false) => MiMalloc.realloc(ptr, layout, new_size),
+                    _ => {
+                        let new_layout =
+                            Layout::from_size_align_unchecked(new_size, layout.align());
+                        let moved = self.alloc(new_layout);
+                        if !moved.is_null() {
+                            std::ptr::copy_nonoverlapping(ptr, moved, layout.size().min(new_size));
+                            self.dealloc(ptr, layout);
+                        }
+                        moved
+                    }
+                }
+            }
+        }
+    }
+
+    /// Called before every allocation; does its work once.
+    #[inline(always)]
+    pub(super) fn configure_once() {
+        if !CONFIGURED.load(Ordering::Relaxed) {
+            configure();
+        }
+    }
+
+    #[cold]
+    fn configure() {
+        // SAFETY: option setters; they store a value and allocate nothing. Racing first allocations on
+        // two threads set the same values.
+        unsafe {
+            // One NUMA node: otherwise mimalloc counts them on first use, by reading a file under
+            // /sys, which a jailed child may not open.
+            mi_option_set(mi_option_use_numa_nodes, 1);
+            // A child's memory ceiling (RLIMIT_AS) is its address space at the start of a run plus the
+            // limit: space reserved ahead and inherited unused would be outside that count.
+            mi_option_set(ARENA_RESERVE, ARENA_RESERVE_KIB);
+            // Commit arena memory as it is used, not at reservation: an eagerly committed arena is also
+            // advised onto huge pages, and every process would then fault in 2 MiB at a time.
+            mi_option_set(ARENA_EAGER_COMMIT, 0);
+        }
+        CONFIGURED.store(true, Ordering::Relaxed);
+    }
+}
+
+#[cfg(not(feature = "mimalloc"))]
+mod underlying {
+    #[inline(always)]
+    pub(super) fn configure_once() {}
+}
+
 /// The global allocator that makes `[limits] max_memory_mb` effective in process. The `toolplane`
 /// binary installs it; an embedding application opts in the same way:
 ///
@@ -167,33 +288,38 @@ pub(crate) fn adopt_foreign_allocation(bytes: usize) {
 /// static ALLOC: toolplane::CountingAllocator = toolplane::CountingAllocator;
 /// ```
 ///
-/// Without it, runs are not memory-bounded in process. Outside sandbox runs it is `System` plus one
-/// thread-local read per allocation.
+/// Without it, runs are not memory-bounded in process. Outside sandbox runs it is the underlying
+/// allocator plus one thread-local read per allocation. That allocator is mimalloc with the `mimalloc`
+/// feature (on by default; the VM's allocation-heavy work takes less CPU), `std::alloc::System`
+/// without it.
 #[derive(Debug, Default, Clone, Copy)]
 pub struct CountingAllocator;
 
-// SAFETY: every call forwards to `System` with the caller's layout; accounting never touches the memory.
+// SAFETY: every call forwards to the underlying allocator with the caller's layout; accounting never
+// touches the memory.
 unsafe impl GlobalAlloc for CountingAllocator {
     unsafe fn alloc(&self, layout: Layout) -> *mut u8 {
+        underlying::configure_once();
         if with_current(|account| account.charge(layout.size())) == Some(false) {
             return std::ptr::null_mut();
         }
         // SAFETY: forwarded as is.
-        note_failure(unsafe { System.alloc(layout) })
+        note_failure(unsafe { Underlying.alloc(layout) })
     }
 
     unsafe fn alloc_zeroed(&self, layout: Layout) -> *mut u8 {
+        underlying::configure_once();
         if with_current(|account| account.charge(layout.size())) == Some(false) {
             return std::ptr::null_mut();
         }
         // SAFETY: forwarded as is.
-        note_failure(unsafe { System.alloc_zeroed(layout) })
+        note_failure(unsafe { Underlying.alloc_zeroed(layout) })
     }
 
     unsafe fn dealloc(&self, ptr: *mut u8, layout: Layout) {
         with_current(|account| account.refund(layout.size()));
         // SAFETY: forwarded as is.
-        unsafe { System.dealloc(ptr, layout) }
+        unsafe { Underlying.dealloc(ptr, layout) }
     }
 
     unsafe fn realloc(&self, ptr: *mut u8, layout: Layout, new_size: usize) -> *mut u8 {
@@ -209,6 +335,44 @@ unsafe impl GlobalAlloc for CountingAllocator {
             return std::ptr::null_mut();
         }
         // SAFETY: forwarded as is.
-        note_failure(unsafe { System.realloc(ptr, layout, new_size) })
+        note_failure(unsafe { Underlying.realloc(ptr, layout, new_size) })
+    }
+}
+
+#[cfg(all(test, feature = "mimalloc"))]
+mod tests {
+    use super::underlying::Hybrid;
+    use std::alloc::{GlobalAlloc, Layout};
+
+    fn mimallocs(ptr: *mut u8) -> bool {
+        // SAFETY: asks whether an address lies in mimalloc's arenas; reads no memory.
+        unsafe { libmimalloc_sys::mi_is_in_heap_region(ptr.cast()) }
+    }
+
+    /// Blocks under 1 KiB are mimalloc's and larger ones the system allocator's; a resize across the
+    /// threshold moves the block to the other allocator with its bytes.
+    #[test]
+    fn the_hybrid_chooses_by_size_and_moves_across_the_threshold() {
+        let small = Layout::from_size_align(1000, 8).unwrap();
+        let large = Layout::from_size_align(4000, 8).unwrap();
+        // SAFETY: each block is written within its size and freed with the layout it has.
+        unsafe {
+            let block = Hybrid.alloc(small);
+            assert!(mimallocs(block));
+            for i in 0..small.size() {
+                *block.add(i) = i as u8;
+            }
+            let grown = Hybrid.realloc(block, small, large.size());
+            assert!(!mimallocs(grown));
+            assert!((0..small.size()).all(|i| *grown.add(i) == i as u8));
+            let shrunk = Hybrid.realloc(grown, large, 24);
+            assert!(mimallocs(shrunk));
+            assert!((0..24).all(|i| *shrunk.add(i) == i as u8));
+            Hybrid.dealloc(shrunk, Layout::from_size_align(24, 8).unwrap());
+            let zeroed = Hybrid.alloc_zeroed(large);
+            assert!(!mimallocs(zeroed));
+            assert!((0..large.size()).all(|i| *zeroed.add(i) == 0));
+            Hybrid.dealloc(zeroed, large);
+        }
     }
 }

@@ -44,7 +44,7 @@ pub(crate) fn issue_forbidden_call(name: &str) -> Result<i64, String> {
                 libc::O_RDONLY | libc::O_CLOEXEC,
             ),
             "kill" => libc::syscall(libc::SYS_kill, libc::getpid(), 0),
-            // Of prctl only naming its threads is allowed; this reads a flag.
+            // Only naming threads and memory is allowed of prctl; this reads a flag.
             "prctl" => libc::syscall(libc::SYS_prctl, libc::PR_GET_DUMPABLE, 0, 0, 0, 0),
             _ => return Err(format!("no jail probe named {name:?}")),
         }
