@@ -1,5 +1,6 @@
-//! Idle-time work that makes the zygote cheaper to fork, run from and exit: its heap, and the
-//! executable's code and read-only data, are moved onto transparent huge pages.
+//! Idle-time work that makes the zygote cheaper to fork, run from and exit: its heap (glibc's, and the
+//! dense part of mimalloc's arena with the `mimalloc` feature), and the executable's code and read-only
+//! data, are moved onto transparent huge pages.
 //!
 //! A fresh child's page faults are of two kinds: on the executable's file-backed pages, which `fork()`
 //! does not copy (a child maps them again, fault by fault, and unmaps them at exit), and copy-on-write
@@ -116,6 +117,14 @@ impl HugePageTuner {
         for region in maps.lines().filter_map(Region::parse) {
             if region.is_anonymous_heap() {
                 heap.extend(region.chunks().map(|addr| Chunk::Heap { addr }));
+            } else if region.is_small_block_arena() {
+                // Committed as used: only its dense part, where a collapse adds few zeroed pages.
+                heap.extend(
+                    region
+                        .chunks()
+                        .filter(|&addr| mostly_resident(addr))
+                        .map(|addr| Chunk::Heap { addr }),
+                );
             } else if region.file == Some(image) && cfg!(target_arch = "x86_64") {
                 // Code is copied while it runs: the copy is exact and replaces the mapping atomically;
                 // x86's instruction cache needs no flush for that (others are left alone).
@@ -200,11 +209,20 @@ impl<'a> Region<'a> {
         })
     }
 
-    /// glibc's heap (brk): the interpreter's objects when `CountingAllocator` counts over the system
-    /// allocator (with mimalloc they live in its arenas, which stay on 4 KiB pages). Other anonymous
-    /// mappings are left alone: a collapse fills a sparse 2 MiB range with zeroed pages.
+    /// glibc's heap (brk): the interpreter's objects, or with mimalloc its blocks of 1 KiB and more.
+    /// Other anonymous mappings are left alone but for mimalloc's arenas: a collapse fills a sparse
+    /// 2 MiB range with zeroed pages.
     fn is_anonymous_heap(&self) -> bool {
         self.perms == "rw-p" && self.file.is_none() && self.path == "[heap]"
+    }
+
+    /// An arena of the allocator that holds small blocks (mimalloc's, with the `mimalloc` feature):
+    /// most of the interpreter's objects.
+    fn is_small_block_arena(&self) -> bool {
+        self.perms == "rw-p"
+            && self.file.is_none()
+            && self.path.is_empty()
+            && crate::vm::in_small_block_arena(self.start)
     }
 
     /// The protection of a private read-only (or read-execute) mapping; writable ones are never
@@ -223,6 +241,22 @@ impl<'a> Region<'a> {
         let end = self.end / HUGE_PAGE * HUGE_PAGE;
         (first..end).step_by(HUGE_PAGE)
     }
+}
+
+/// Whether at least three quarters of the 2 MiB at `addr` are resident.
+fn mostly_resident(addr: usize) -> bool {
+    const PAGES: usize = HUGE_PAGE / 4096;
+    let mut resident = [0u8; PAGES];
+    // SAFETY: `addr` starts a 2 MiB range of this process's own mapping; the vector has one byte per
+    // 4 KiB page of it.
+    let known = unsafe {
+        libc::mincore(
+            addr as *mut libc::c_void,
+            HUGE_PAGE,
+            resident.as_mut_ptr().cast(),
+        )
+    } == 0;
+    known && resident.iter().filter(|page| *page & 1 == 1).count() * 4 >= PAGES * 3
 }
 
 fn collapse(addr: usize) -> bool {
@@ -318,6 +352,50 @@ mod tests {
         let small =
             Region::parse("7f0000001000-7f0000003000 r--p 00000000 fe:00 12 /lib/x.so").unwrap();
         assert_eq!(small.chunks().count(), 0);
+    }
+
+    /// The dense part of mimalloc's arena is planned for a move, as glibc's heap is; its empty part
+    /// is not.
+    #[cfg(feature = "mimalloc")]
+    #[test]
+    fn the_dense_part_of_the_small_block_arena_is_planned() {
+        if let Some(why) = ruled_out() {
+            return eprintln!("huge pages {why}: not checked");
+        }
+        // 4 MiB of small blocks, written so that their pages are resident.
+        let blocks: Vec<*mut u8> = (0..65_536)
+            .map(|_| {
+                // SAFETY: a 64-byte block from mimalloc, written within its size below.
+                let block = unsafe { libmimalloc_sys::mi_malloc(64) }.cast::<u8>();
+                assert!(!block.is_null());
+                // SAFETY: within the block.
+                unsafe { std::ptr::write_bytes(block, 1, 64) };
+                block
+            })
+            .collect();
+        let planned: Vec<usize> = HugePageTuner::plan()
+            .chunks
+            .iter()
+            .filter_map(|chunk| match chunk {
+                Chunk::Heap { addr } if crate::vm::in_small_block_arena(*addr) => Some(*addr),
+                _ => None,
+            })
+            .collect();
+        let in_use = |chunk: usize| {
+            blocks
+                .iter()
+                .any(|b| (*b as usize).abs_diff(chunk + HUGE_PAGE / 2) < HUGE_PAGE / 2)
+        };
+        assert!(!planned.is_empty(), "no chunk of the arena planned");
+        assert!(
+            planned
+                .iter()
+                .all(|chunk| mostly_resident(*chunk) && in_use(*chunk))
+        );
+        for block in blocks {
+            // SAFETY: each block came from mi_malloc and is freed once.
+            unsafe { libmimalloc_sys::mi_free(block.cast()) };
+        }
     }
 
     /// The move itself, on a private copy of this test binary's own code: after it the bytes are the

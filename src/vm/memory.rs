@@ -274,6 +274,23 @@ mod underlying {
     }
 }
 
+/// Whether `addr` lies in the arenas of the allocator that holds small blocks (mimalloc's, with the
+/// `mimalloc` feature): most of the interpreter's objects, which the zygote moves onto huge pages as it
+/// does glibc's heap.
+#[cfg(target_os = "linux")]
+pub(crate) fn in_small_block_arena(addr: usize) -> bool {
+    #[cfg(feature = "mimalloc")]
+    {
+        // SAFETY: asks whether an address lies in mimalloc's arenas; reads no memory there.
+        unsafe { libmimalloc_sys::mi_is_in_heap_region(addr as *const libc::c_void) }
+    }
+    #[cfg(not(feature = "mimalloc"))]
+    {
+        let _ = addr;
+        false
+    }
+}
+
 #[cfg(not(feature = "mimalloc"))]
 mod underlying {
     #[inline(always)]

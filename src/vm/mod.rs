@@ -23,6 +23,8 @@ pub(crate) use interpreter::SandboxVm;
 pub use limits::request_interrupt;
 pub(crate) use limits::{memory_message, stop_watchdog, timeout_message};
 pub use memory::CountingAllocator;
+#[cfg(target_os = "linux")]
+pub(crate) use memory::in_small_block_arena;
 pub(crate) use memory::{adopt_foreign_allocation, system_alloc_failed};
 pub(crate) use snippet::Bindings;
 #[cfg(feature = "cli")]
