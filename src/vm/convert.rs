@@ -450,6 +450,17 @@ pub(crate) fn from_json_text(vm: &VirtualMachine, text: &str) -> PyResult<PyObje
     Ok(value)
 }
 
+/// What `json.loads` makes of the native decoder's outcome: the value; a `MemoryError` as is (the json
+/// module's decoder would grow its list past the budget infallibly and abort an in-process host before
+/// the watchdog stops the run); any other error `NotImplemented`, for that decoder to report.
+pub(crate) fn native_or_fallback(vm: &VirtualMachine, decoded: PyResult) -> PyResult {
+    match decoded {
+        Err(error) if error.fast_isinstance(vm.ctx.exceptions.memory_error) => Err(error),
+        Err(_) => Ok(vm.ctx.not_implemented()),
+        value => value,
+    }
+}
+
 /// Turns the VM's automatic cycle collection off while it lives, if it was on.
 struct PausedCycleCollector<'a>(Option<&'a VirtualMachine>);
 
@@ -837,6 +848,24 @@ fn from_value_depth(
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// A `MemoryError` of the native decoder stays one; other errors hand over to the json module.
+    #[test]
+    fn out_of_memory_is_not_handed_to_the_json_module() {
+        crate::vm::on_sandbox_thread(|vm| {
+            let memory = vm.new_memory_error("out of memory while decoding JSON".to_owned());
+            let raised = native_or_fallback(vm, Err(memory)).unwrap_err();
+            assert!(raised.fast_isinstance(vm.ctx.exceptions.memory_error));
+            let syntax = from_json_text(vm, "[1,").unwrap_err();
+            assert!(
+                native_or_fallback(vm, Err(syntax))
+                    .unwrap()
+                    .is(&vm.ctx.not_implemented)
+            );
+            let value = native_or_fallback(vm, from_json_text(vm, "[1]")).unwrap();
+            assert_eq!(value.str(vm).unwrap().to_str(), Some("[1]"));
+        });
+    }
 
     /// The young collection after a large load would only move every list and dict it made to the
     /// older generation (they are all reachable from the result): the load does that itself.

@@ -10,7 +10,9 @@ use std::sync::Arc;
 use rustpython_vm::builtins::{PyBaseExceptionRef, PyDict, PyStr};
 use rustpython_vm::{AsObject, PyObjectRef, PyResult, VirtualMachine};
 
-use super::convert::{Mode, ToJsonError, from_json_text, to_json, to_json_between, type_name};
+use super::convert::{
+    Mode, ToJsonError, from_json_text, native_or_fallback, to_json, to_json_between, type_name,
+};
 use super::limits::RunFlags;
 use crate::capabilities::{BuiltinBase, HostError, RESULTS_SAVE};
 use crate::stores::{RESULTS_DISABLED, non_json_message};
@@ -483,14 +485,14 @@ pub(crate) mod _toolplane_host {
     /// `json.loads(text)` for a str of plain JSON, natively: the value, or `NotImplemented` when the
     /// json module's own decoder must decide (bytes, NaN/Infinity, surrogate escapes, errors).
     #[pyfunction]
-    fn json_loads(text: PyObjectRef, vm: &VirtualMachine) -> PyObjectRef {
+    fn json_loads(text: PyObjectRef, vm: &VirtualMachine) -> PyResult {
         let Some(text) = text.downcast_ref::<PyStr>().and_then(|s| s.to_str()) else {
-            return vm.ctx.not_implemented();
+            return Ok(vm.ctx.not_implemented());
         };
         if text.contains("\\ud") || text.contains("\\uD") {
-            return vm.ctx.not_implemented();
+            return Ok(vm.ctx.not_implemented());
         }
-        from_json_text(vm, text).unwrap_or_else(|_| vm.ctx.not_implemented())
+        native_or_fallback(vm, from_json_text(vm, text))
     }
 
     /// Stands in for `code.__new__`, `code.replace` and `code.__replace__`: a code object built from
