@@ -461,6 +461,22 @@ pub(crate) fn native_or_fallback(vm: &VirtualMachine, decoded: PyResult) -> PyRe
     }
 }
 
+/// What `json.dumps` makes of the native encoder's outcome: the text; running out of memory a
+/// `MemoryError` (the json module's encoder would only grow past the budget again); anything else
+/// `NotImplemented`, for that encoder to decide or report.
+pub(crate) fn encoded_or_fallback(
+    vm: &VirtualMachine,
+    encoded: Result<String, ToJsonError>,
+) -> PyResult {
+    match encoded {
+        Ok(text) => Ok(vm.ctx.new_str(text).into()),
+        Err(ToJsonError::OutOfMemory(_)) => {
+            Err(vm.new_memory_error("out of memory while encoding JSON".to_owned()))
+        }
+        Err(_) => Ok(vm.ctx.not_implemented()),
+    }
+}
+
 /// Turns the VM's automatic cycle collection off while it lives, if it was on.
 struct PausedCycleCollector<'a>(Option<&'a VirtualMachine>);
 
@@ -849,7 +865,8 @@ fn from_value_depth(
 mod tests {
     use super::*;
 
-    /// A `MemoryError` of the native decoder stays one; other errors hand over to the json module.
+    /// Out of memory, the native decoder and encoder raise `MemoryError`; other errors hand over to the
+    /// json module.
     #[test]
     fn out_of_memory_is_not_handed_to_the_json_module() {
         crate::vm::on_sandbox_thread(|vm| {
@@ -864,6 +881,13 @@ mod tests {
             );
             let value = native_or_fallback(vm, from_json_text(vm, "[1]")).unwrap();
             assert_eq!(value.str(vm).unwrap().to_str(), Some("[1]"));
+            let raised =
+                encoded_or_fallback(vm, Err(ToJsonError::OutOfMemory(1 << 30))).unwrap_err();
+            assert!(raised.fast_isinstance(vm.ctx.exceptions.memory_error));
+            let circular = encoded_or_fallback(vm, Err(ToJsonError::Circular)).unwrap();
+            assert!(circular.is(&vm.ctx.not_implemented));
+            let text = encoded_or_fallback(vm, Ok("[1]".into())).unwrap();
+            assert_eq!(text.str(vm).unwrap().to_str(), Some("[1]"));
         });
     }
 

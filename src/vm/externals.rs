@@ -11,7 +11,8 @@ use rustpython_vm::builtins::{PyBaseExceptionRef, PyDict, PyStr};
 use rustpython_vm::{AsObject, PyObjectRef, PyResult, VirtualMachine};
 
 use super::convert::{
-    Mode, ToJsonError, from_json_text, native_or_fallback, to_json, to_json_between, type_name,
+    Mode, ToJsonError, encoded_or_fallback, from_json_text, native_or_fallback, to_json,
+    to_json_between, type_name,
 };
 use super::limits::RunFlags;
 use crate::capabilities::{BuiltinBase, HostError, RESULTS_SAVE};
@@ -475,11 +476,8 @@ pub(crate) mod _toolplane_host {
     /// `json.dumps(obj)` with default arguments, natively: the text, or `NotImplemented` when the value
     /// needs the json module's own encoder (non-finite floats, subclasses, lone surrogates, errors).
     #[pyfunction]
-    fn json_dumps(obj: PyObjectRef, vm: &VirtualMachine) -> PyObjectRef {
-        match to_json(vm, &obj, Mode::JsonModule) {
-            Ok(text) => vm.ctx.new_str(text).into(),
-            Err(_) => vm.ctx.not_implemented(),
-        }
+    fn json_dumps(obj: PyObjectRef, vm: &VirtualMachine) -> PyResult {
+        encoded_or_fallback(vm, to_json(vm, &obj, Mode::JsonModule))
     }
 
     /// `json.loads(text)` for a str of plain JSON, natively: the value, or `NotImplemented` when the
