@@ -199,6 +199,7 @@ mod underlying {
                 if layout.size() >= LARGE {
                     System.alloc(layout)
                 } else {
+                    configure_once();
                     MiMalloc.alloc(layout)
                 }
             }
@@ -210,6 +211,7 @@ mod underlying {
                 if layout.size() >= LARGE {
                     System.alloc_zeroed(layout)
                 } else {
+                    configure_once();
                     MiMalloc.alloc_zeroed(layout)
                 }
             }
@@ -247,9 +249,9 @@ mod underlying {
         }
     }
 
-    /// Called before every allocation; does its work once.
+    /// Called before mimalloc makes a block (a resize or a free follows one); does its work once.
     #[inline(always)]
-    pub(super) fn configure_once() {
+    fn configure_once() {
         if !CONFIGURED.load(Ordering::Relaxed) {
             configure();
         }
@@ -291,12 +293,6 @@ pub(crate) fn in_small_block_arena(addr: usize) -> bool {
     }
 }
 
-#[cfg(not(feature = "mimalloc"))]
-mod underlying {
-    #[inline(always)]
-    pub(super) fn configure_once() {}
-}
-
 /// The global allocator that makes `[limits] max_memory_mb` effective in process. The `toolplane`
 /// binary installs it; an embedding application opts in the same way:
 ///
@@ -316,7 +312,6 @@ pub struct CountingAllocator;
 // touches the memory.
 unsafe impl GlobalAlloc for CountingAllocator {
     unsafe fn alloc(&self, layout: Layout) -> *mut u8 {
-        underlying::configure_once();
         if with_current(|account| account.charge(layout.size())) == Some(false) {
             return std::ptr::null_mut();
         }
@@ -325,7 +320,6 @@ unsafe impl GlobalAlloc for CountingAllocator {
     }
 
     unsafe fn alloc_zeroed(&self, layout: Layout) -> *mut u8 {
-        underlying::configure_once();
         if with_current(|account| account.charge(layout.size())) == Some(false) {
             return std::ptr::null_mut();
         }
