@@ -613,6 +613,77 @@ reads = repr(reads)
         );
     }
 
+    /// `%` and `//` of two compact ints take a specialized site (`BINARY_OP_EXTEND`) instead of the
+    /// generic operator dispatch. Once the sites have warmed up on small ints, every sign
+    /// combination, the edges of the compact range, big ints, a zero divisor, `bool`, `float` and
+    /// `str` operands give what `int.__mod__` / `int.__floordiv__` (or the generic operator) give,
+    /// and each quotient and remainder satisfy `a == q * b + r` with `r` taking the divisor's sign.
+    #[test]
+    fn int_remainder_and_floor_division_keep_their_results_once_specialized() {
+        with_module(
+            r#"
+def mod(a, b):
+    return a % b
+def div(a, b):
+    return a // b
+def imod(a, b):
+    a %= b
+    return a
+def idiv(a, b):
+    a //= b
+    return a
+for i in range(300):
+    mod(i, 7); div(i, 7); imod(i, 7); idiv(i, 7)
+C = 2**30 - 1
+pairs = [(7, 3), (-7, 3), (7, -3), (-7, -3), (0, 5), (0, -5), (6, 3), (-6, 3), (C, 7), (-C, 7),
+         (C, -C), (-C, C), (5, C), (-5, C), (C, 1), (-C, -1), (2**30, 7), (-2**30, 7), (7, 2**30),
+         (2**31, -3), (2**63, -3), (-2**63, -1), (10**30, 7), (-10**30, 10**12 + 1)]
+bad = []
+for a, b in pairs:
+    q, r = div(a, b), mod(a, b)
+    if (q, r) != (int.__floordiv__(a, b), int.__mod__(a, b)) or (idiv(a, b), imod(a, b)) != (q, r):
+        bad.append((a, b, q, r))
+    if a != q * b + r or not (r == 0 or (r < 0) == (b < 0)) or abs(r) >= abs(b):
+        bad.append(("identity", a, b, q, r))
+zero = 0
+for f in (mod, div, imod, idiv):
+    for a in (7, -7, 0, 2**40):
+        try:
+            f(a, 0)
+            bad.append(("no error", f.__name__, a))
+        except ZeroDivisionError:
+            zero += 1
+others = [mod(True, 2), div(True, 2), mod(7, True), mod(7.5, 2), div(7.5, 2), mod(-7, 2.5),
+          mod("%d-%s", (5, "x")), imod("%05.1f", 2.25)]
+bad = repr(bad[:5])
+others = repr(others)
+sites = [f.__code__ for f in (mod, div, imod, idiv)]
+plain = [c.co_code for c in sites]
+adaptive = [c._co_code_adaptive for c in sites]
+"#,
+            |vm, scope| {
+                let bad: String = global(vm, scope, "bad");
+                assert_eq!(bad, "[]");
+                let zero: i64 = global(vm, scope, "zero");
+                assert_eq!(zero, 16);
+                let others: String = global(vm, scope, "others");
+                assert_eq!(others, "[1, 0, 0, 1.5, 3.0, 0.5, '5-x', '002.2']");
+                let plain: Vec<Vec<u8>> = global(vm, scope, "plain");
+                let adaptive: Vec<Vec<u8>> = global(vm, scope, "adaptive");
+                let binary_op = rustpython_vm::bytecode::Opcode::BinaryOp as u8;
+                let extend = rustpython_vm::bytecode::Opcode::BinaryOpExtend as u8;
+                for (plain, adaptive) in plain.iter().zip(&adaptive) {
+                    let sites: Vec<usize> = (0..plain.len())
+                        .step_by(2)
+                        .filter(|&at| plain[at] == binary_op)
+                        .collect();
+                    assert_eq!(sites.len(), 1, "{plain:?}");
+                    assert_eq!(adaptive[sites[0]], extend, "`%` or `//` not specialized");
+                }
+            },
+        );
+    }
+
     /// Each closure a `def` makes is a new function; made from one code object, they share one
     /// version (as CPython's `co_version`), so a call site specialized for the first still serves
     /// the next instead of failing its guard and falling back to the slow call path for good. What

@@ -1626,29 +1626,14 @@ impl PyPayload for FrameObject {
     #[inline]
     unsafe fn freelist_push(obj: *mut PyObject) -> bool {
         FRAME_FREELIST
-            .try_with(|fl| {
-                let mut list = fl.take();
-                let stored = if list.len() < Self::MAX_FREELIST {
-                    list.push(obj);
-                    true
-                } else {
-                    false
-                };
-                crate::object::FreeList::put_back(fl, list);
-                stored
-            })
+            .try_with(|fl| crate::object::FreeList::push_to(fl, obj))
             .unwrap_or(false)
     }
 
     #[inline]
     unsafe fn freelist_pop() -> Option<NonNull<PyObject>> {
         FRAME_FREELIST
-            .try_with(|fl| {
-                let mut list = fl.take();
-                let result = list.pop().map(|p| unsafe { NonNull::new_unchecked(p) });
-                crate::object::FreeList::put_back(fl, list);
-                result
-            })
+            .try_with(crate::object::FreeList::pop_from)
             .ok()
             .flatten()
     }
@@ -3171,6 +3156,28 @@ bitwise_longs_action!(compactlongs_and, &);
 bitwise_longs_action!(compactlongs_xor, ^);
 
 #[inline]
+fn nonzero_divisor_compactlongs_guard(lhs: &PyObject, rhs: &PyObject, vm: &VirtualMachine) -> bool {
+    compact_int_from_obj(lhs, vm).is_some() && compact_int_from_obj(rhs, vm).is_some_and(|v| v != 0)
+}
+
+/// `%` and `//` of two compact ints, with Python's floor semantics. Neither can
+/// overflow: both operands are below 2^30 in magnitude and the divisor is not
+/// zero (the guard), so `None` never comes back from the `i64` helpers here.
+macro_rules! division_longs_action {
+    ($name:ident, $compute:path) => {
+        #[inline]
+        fn $name(lhs: &PyObject, rhs: &PyObject, vm: &VirtualMachine) -> Option<PyObjectRef> {
+            let lhs_val = compact_int_from_obj(lhs, vm)?;
+            let rhs_val = compact_int_from_obj(rhs, vm)?;
+            let result = $compute(lhs_val as i64, rhs_val as i64)?;
+            Some(vm.ctx.new_int(result).into())
+        }
+    };
+}
+division_longs_action!(compactlongs_remainder, ExecutingFrame::mod_i64);
+division_longs_action!(compactlongs_floor_divide, ExecutingFrame::floordiv_i64);
+
+#[inline]
 fn float_compactlong_guard(lhs: &PyObject, rhs: &PyObject, vm: &VirtualMachine) -> bool {
     exact_float_from_obj(lhs, vm).is_some_and(|f| !f.is_nan())
         && compact_int_from_obj(rhs, vm).is_some()
@@ -3253,6 +3260,29 @@ static BINARY_OP_EXTEND_DESCRIPTORS: &[BinaryOpExtendSpecializationDescr] = &[
         oparg: bytecode::BinaryOperator::InplaceXor,
         guard: compactlongs_guard,
         action: compactlongs_xor,
+    },
+    // `%` and `//` of compact ints: bucketing, hashing and digit loops. CPython
+    // leaves these to the generic BINARY_OP, which here re-counts its adaptive
+    // counter and goes through the full operator dispatch on every execution.
+    BinaryOpExtendSpecializationDescr {
+        oparg: bytecode::BinaryOperator::Remainder,
+        guard: nonzero_divisor_compactlongs_guard,
+        action: compactlongs_remainder,
+    },
+    BinaryOpExtendSpecializationDescr {
+        oparg: bytecode::BinaryOperator::InplaceRemainder,
+        guard: nonzero_divisor_compactlongs_guard,
+        action: compactlongs_remainder,
+    },
+    BinaryOpExtendSpecializationDescr {
+        oparg: bytecode::BinaryOperator::FloorDivide,
+        guard: nonzero_divisor_compactlongs_guard,
+        action: compactlongs_floor_divide,
+    },
+    BinaryOpExtendSpecializationDescr {
+        oparg: bytecode::BinaryOperator::InplaceFloorDivide,
+        guard: nonzero_divisor_compactlongs_guard,
+        action: compactlongs_floor_divide,
     },
     // float-long arithmetic
     BinaryOpExtendSpecializationDescr {
@@ -10666,7 +10696,11 @@ impl ExecutingFrame<'_> {
             | bytecode::BinaryOperator::Xor
             | bytecode::BinaryOperator::InplaceAnd
             | bytecode::BinaryOperator::InplaceOr
-            | bytecode::BinaryOperator::InplaceXor => {
+            | bytecode::BinaryOperator::InplaceXor
+            | bytecode::BinaryOperator::Remainder
+            | bytecode::BinaryOperator::InplaceRemainder
+            | bytecode::BinaryOperator::FloorDivide
+            | bytecode::BinaryOperator::InplaceFloorDivide => {
                 if let Some(descr) = self.binary_op_extended_specialization(op, a, b, vm) {
                     cached_extend_descr = Some(descr);
                     Some(Instruction::BinaryOpExtend)

@@ -127,29 +127,14 @@ impl PyPayload for PyTuple {
     #[inline]
     unsafe fn freelist_push(obj: *mut PyObject) -> bool {
         TUPLE_FREELIST
-            .try_with(|fl| {
-                let mut list = fl.take();
-                let stored = if list.len() < Self::MAX_FREELIST {
-                    list.push(obj);
-                    true
-                } else {
-                    false
-                };
-                crate::object::FreeList::put_back(fl, list);
-                stored
-            })
+            .try_with(|fl| crate::object::FreeList::push_to(fl, obj))
             .unwrap_or(false)
     }
 
     #[inline]
     unsafe fn freelist_pop() -> Option<NonNull<PyObject>> {
         TUPLE_FREELIST
-            .try_with(|fl| {
-                let mut list = fl.take();
-                let result = list.pop().map(|p| unsafe { NonNull::new_unchecked(p) });
-                crate::object::FreeList::put_back(fl, list);
-                result
-            })
+            .try_with(crate::object::FreeList::pop_from)
             .ok()
             .flatten()
     }

@@ -206,6 +206,16 @@ pub(super) unsafe fn default_dealloc<T: PyPayload>(obj: *mut PyObject) {
     {
         return;
     }
+    // Out of line, so that the short way above is not made to save and restore
+    // every register the general path uses: an int or float temporary is freed
+    // on nearly every arithmetic step.
+    unsafe { dealloc_general::<T>(obj) }
+}
+
+/// The general path of [`default_dealloc`], for every object the short way
+/// above does not take.
+#[inline(never)]
+unsafe fn dealloc_general<T: PyPayload>(obj: *mut PyObject) {
     let obj_ref = unsafe { &*(obj as *const PyObject) };
     if let Err(()) = obj_ref.drop_slow_inner() {
         return; // resurrected by __del__
@@ -1513,17 +1523,37 @@ impl<T: PyPayload> FreeList<T> {
         }
     }
 
-    /// Puts `list` back into the thread-local `cell` it was `take`n from.
+    /// Keeps the freed `obj` on this thread's list in `cell` for reuse, unless
+    /// the list already holds `T::MAX_FREELIST`; `false` tells the caller to
+    /// free it.
     ///
-    /// `take` left an empty list in the cell. `Cell::set` would run this type's
-    /// `Drop` on it: an out-of-line call on every allocation and free of a
-    /// freelisted type, for a list that owns nothing. Forgetting it is exact,
-    /// since an empty `Vec` holds no allocation.
+    /// Works on the list in place. Taking it out of the cell and putting it
+    /// back moved its three words out and in twice on every allocation and free
+    /// of a freelisted type.
     #[inline(always)]
-    pub(crate) fn put_back(cell: &core::cell::Cell<Self>, list: Self) {
-        let empty = cell.replace(list);
-        debug_assert!(empty.items.is_empty());
-        core::mem::forget(empty);
+    pub(crate) fn push_to(cell: &core::cell::Cell<Self>, obj: *mut PyObject) -> bool {
+        // SAFETY: `cell` is a thread-local, so no other thread reaches it, and
+        // nothing between here and the end of this function re-enters it:
+        // `Vec::push` calls only the global allocator, which never touches a
+        // Python freelist. This is the only reference to the list while it lives.
+        let list = unsafe { &mut *cell.as_ptr() };
+        if list.items.len() < T::MAX_FREELIST {
+            list.items.push(obj);
+            true
+        } else {
+            false
+        }
+    }
+
+    /// Takes an object this thread freed earlier off the list in `cell`, if
+    /// it has one.
+    #[inline(always)]
+    pub(crate) fn pop_from(cell: &core::cell::Cell<Self>) -> Option<NonNull<PyObject>> {
+        // SAFETY: as in `push_to`; `Vec::pop` does not allocate.
+        let list = unsafe { &mut *cell.as_ptr() };
+        list.items
+            .pop()
+            .map(|p| unsafe { NonNull::new_unchecked(p) })
     }
 }
 
