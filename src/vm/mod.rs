@@ -613,6 +613,51 @@ reads = repr(reads)
         );
     }
 
+    /// A function's entry checks for a trace function inline and reports the 'call' event out of
+    /// line, and a return leaves its frame without the unwinding machinery. With `sys.settrace` on,
+    /// every call of a recursive function (specialized or not), a generator's first entry and each
+    /// return are still reported, once each, and the values returned are unchanged.
+    #[test]
+    fn a_trace_function_still_sees_every_call_and_return() {
+        with_module(
+            r#"
+import sys
+def fact(n):
+    return 1 if n < 2 else n * fact(n - 1)
+def gen(n):
+    yield from range(n)
+for _ in range(100):
+    fact(5)
+events = []
+def tracer(frame, event, arg):
+    if event in ("call", "return"):
+        events.append((event, frame.f_code.co_name, arg if event == "return" else None))
+    return tracer
+sys.settrace(tracer)
+value = fact(4)
+total = sum(gen(3))
+sys.settrace(None)
+events = repr([e for e in events if e[1] in ("fact", "gen")])
+"#,
+            |vm, scope| {
+                let value: i64 = global(vm, scope, "value");
+                assert_eq!(value, 24);
+                let total: i64 = global(vm, scope, "total");
+                assert_eq!(total, 3);
+                let events: String = global(vm, scope, "events");
+                assert_eq!(
+                    events,
+                    "[('call', 'fact', None), ('call', 'fact', None), ('call', 'fact', None), \
+                     ('call', 'fact', None), ('return', 'fact', 1), ('return', 'fact', 2), \
+                     ('return', 'fact', 6), ('return', 'fact', 24), ('call', 'gen', None), \
+                     ('return', 'gen', 0), ('call', 'gen', None), ('return', 'gen', 1), \
+                     ('call', 'gen', None), ('return', 'gen', 2), ('call', 'gen', None), \
+                     ('return', 'gen', None)]"
+                );
+            },
+        );
+    }
+
     /// `%` and `//` of two compact ints take a specialized site (`BINARY_OP_EXTEND`) instead of the
     /// generic operator dispatch. Once the sites have warmed up on small ints, every sign
     /// combination, the edges of the compact range, big ints, a zero divisor, `bool`, `float` and

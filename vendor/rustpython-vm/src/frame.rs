@@ -3367,6 +3367,7 @@ impl ExecutingFrame<'_> {
     /// this activation so lasti is already the resume unit
     /// (COPY_FREE_VARS / RETURN_GENERATOR that precede it are not a 'call',
     /// and later RESUMEs in a SEND loop are not a new call either).
+    #[inline(always)]
     fn trace_call_from_resume(&mut self, vm: &VirtualMachine, resume_type: u32) -> PyResult<()> {
         if self.call_traced {
             return Ok(());
@@ -3375,6 +3376,14 @@ impl ExecutingFrame<'_> {
         if !vm.use_tracing.get() {
             return Ok(());
         }
+        self.trace_call(vm, resume_type)
+    }
+
+    /// The 'call' event itself, out of line: every function entry passes
+    /// through `trace_call_from_resume`, and almost none with tracing on.
+    #[cold]
+    #[inline(never)]
+    fn trace_call(&mut self, vm: &VirtualMachine, resume_type: u32) -> PyResult<()> {
         // RESUME oparg 0 is PY_START; nonzero is PY_RESUME.
         let what = if resume_type == 0 {
             monitoring::MonitoringEvent::PyStart
@@ -5612,7 +5621,8 @@ impl ExecutingFrame<'_> {
                         Some(value.clone()),
                     )?;
                 }
-                self.unwind_blocks(vm, UnwindReason::Returning { value })
+                // What `unwind_blocks` makes of `Returning`, without the call.
+                Ok(Some(ExecutionResult::Return(value)))
             }
             Instruction::SetAdd { i } => {
                 let item = self.pop_value();
