@@ -668,6 +668,19 @@ impl LocalsPlus {
         }
     }
 
+    /// Lower the stack top to `new_len` over entries the caller has already
+    /// taken out (each slot holds `None`), without visiting them again: there
+    /// is nothing left in them to release.
+    #[inline(always)]
+    fn stack_shrink_over_taken(&mut self, new_len: usize) {
+        debug_assert!(new_len <= self.stack_top as usize);
+        debug_assert!(
+            (new_len..self.stack_top as usize).all(|idx| self.stack_index(idx).is_none()),
+            "stack_shrink_over_taken over an entry still holding a value"
+        );
+        self.stack_top = new_len as u32;
+    }
+
     /// Clear the stack, dropping all values.
     fn stack_clear(&mut self) {
         while self.stack_top > 0 {
@@ -2955,7 +2968,7 @@ pub(crate) enum Flatten {
     CallAndGenResume,
 }
 
-#[inline]
+#[inline(always)]
 fn specialization_compact_int_value(i: &Py<PyInt>) -> Option<isize> {
     // _PyLong_IsCompact(): a one-digit PyLong (base 2^30),
     // i.e. abs(value) <= 2^30 - 1.
@@ -6139,8 +6152,7 @@ impl ExecutingFrame<'_> {
                     if let Some(dict) = owner.dict()
                         && let Some(value) = dict.get_item_opt(attr_name, vm)?
                     {
-                        self.pop_stackref();
-                        self.push_value(value);
+                        self.set_top_value(value);
                         return Ok(None);
                     }
                     // Not in instance dict — fall through to class lookup via slow path
@@ -6517,9 +6529,7 @@ impl ExecutingFrame<'_> {
                     b.downcast_ref_if_exact::<PyStr>(vm),
                 ) {
                     let result = a_str.concat(b_str);
-                    self.pop_stackref();
-                    self.pop_stackref();
-                    self.push_value(result.to_pyobject(vm));
+                    self.pop_two_push_value(result.to_pyobject(vm));
                     Ok(None)
                 } else {
                     self.execute_bin_op(vm, bytecode::BinaryOperator::Add)
@@ -6556,9 +6566,7 @@ impl ExecutingFrame<'_> {
                     && (descr.guard)(a, b, vm)
                     && let Some(result) = (descr.action)(a, b, vm)
                 {
-                    self.pop_stackref();
-                    self.pop_stackref();
-                    self.push_value(result);
+                    self.pop_two_push_value(result);
                     Ok(None)
                 } else {
                     self.execute_bin_op(vm, op)
@@ -6576,9 +6584,7 @@ impl ExecutingFrame<'_> {
                     if i < vec.len() {
                         let value = vec.do_get(i);
                         drop(vec);
-                        self.pop_stackref();
-                        self.pop_stackref();
-                        self.push_value(value);
+                        self.pop_two_push_value(value);
                         return Ok(None);
                     }
                 }
@@ -6595,9 +6601,7 @@ impl ExecutingFrame<'_> {
                     let elements = tuple.as_slice();
                     if i < elements.len() {
                         let value = elements[i].clone();
-                        self.pop_stackref();
-                        self.pop_stackref();
-                        self.push_value(value);
+                        self.pop_two_push_value(value);
                         return Ok(None);
                     }
                 }
@@ -6609,9 +6613,7 @@ impl ExecutingFrame<'_> {
                 if let Some(dict) = a.downcast_ref_if_exact::<PyDict>(vm) {
                     match dict.get_item_opt(b, vm) {
                         Ok(Some(value)) => {
-                            self.pop_stackref();
-                            self.pop_stackref();
-                            self.push_value(value);
+                            self.pop_two_push_value(value);
                             return Ok(None);
                         }
                         Ok(None) => {
@@ -6637,9 +6639,7 @@ impl ExecutingFrame<'_> {
                     && ch.is_ascii()
                 {
                     let ascii_idx = ch.to_u32() as usize;
-                    self.pop_stackref();
-                    self.pop_stackref();
-                    self.push_value(vm.ctx.ascii_char_cache[ascii_idx].clone().into());
+                    self.pop_two_push_value(vm.ctx.ascii_char_cache[ascii_idx].clone().into());
                     return Ok(None);
                 }
                 self.execute_bin_op(vm, bytecode::BinaryOperator::Subscr)
@@ -7843,8 +7843,7 @@ impl ExecutingFrame<'_> {
                     if elements.len() == 2 {
                         let e0 = elements[0].clone();
                         let e1 = elements[1].clone();
-                        self.pop_stackref();
-                        self.push_value(e1);
+                        self.set_top_value(e1);
                         self.push_value(e0);
                         return Ok(None);
                     }
@@ -10826,9 +10825,7 @@ impl ExecutingFrame<'_> {
             b.downcast_ref_if_exact::<PyInt>(vm),
         ) {
             let result = op(a_int, b_int, vm);
-            self.pop_stackref();
-            self.pop_stackref();
-            self.push_value(result);
+            self.pop_two_push_value(result);
             Ok(None)
         } else {
             self.execute_bin_op(vm, deopt_op)
@@ -10851,9 +10848,7 @@ impl ExecutingFrame<'_> {
             b.downcast_ref_if_exact::<PyFloat>(vm),
         ) {
             let result = op(a_f.to_f64(), b_f.to_f64());
-            self.pop_stackref();
-            self.pop_stackref();
-            self.push_value(vm.ctx.new_float(result).into());
+            self.pop_two_push_value(vm.ctx.new_float(result).into());
             Ok(None)
         } else {
             self.execute_bin_op(vm, deopt_op)
@@ -12228,7 +12223,7 @@ impl ExecutingFrame<'_> {
     /// # Safety
     /// The object must remain alive until the borrowed ref is consumed.
     /// The compiler guarantees consumption within the same basic block.
-    #[inline]
+    #[inline(always)]
     #[track_caller]
     unsafe fn push_borrowed(&mut self, obj: &PyObject) {
         self.push_stackref_opt(Some(unsafe { PyStackRef::new_borrowed(obj) }));
@@ -12507,7 +12502,7 @@ impl ExecutingFrame<'_> {
             .take()
             .unwrap()
             .to_pyobj();
-        self.localsplus.stack_truncate(callable_idx);
+        self.localsplus.stack_shrink_over_taken(callable_idx);
         (callable, args)
     }
 
@@ -12530,6 +12525,30 @@ impl ExecutingFrame<'_> {
         self.localsplus.stack_drain(stack_len - count).map(|obj| {
             expect_unchecked(obj, "pop_multiple but null found. This is a compiler bug.").to_pyobj()
         })
+    }
+
+    /// Put `value` where the top of the stack is and release what was there
+    /// (CPython's `SET_TOP` after the operand's `Py_DECREF`): one slot written
+    /// in place, where a pop and a push would each move the stack top and
+    /// check its bounds. The old entry is released after the slot holds
+    /// `value`, so whatever its release runs sees a whole stack.
+    #[inline(always)]
+    #[track_caller]
+    fn set_top_value(&mut self, value: PyObjectRef) {
+        let Some(slot) = self.localsplus.stack_last_mut() else {
+            self.fatal("tried to replace the top of an empty stack")
+        };
+        let released = core::mem::replace(slot, Some(PyStackRef::new_owned(value)));
+        drop(released);
+    }
+
+    /// Pop a binary operation's two operands and push its `result`: the
+    /// right operand is popped, the left one's slot takes the result.
+    #[inline(always)]
+    #[track_caller]
+    fn pop_two_push_value(&mut self, result: PyObjectRef) {
+        self.pop_stackref();
+        self.set_top_value(result);
     }
 
     #[inline]

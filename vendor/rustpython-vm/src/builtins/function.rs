@@ -778,6 +778,7 @@ impl Py<PyFunction> {
     /// Bytes required for this function's frame on RustPython's thread datastack.
     /// Returns `None` for generator/coroutine code paths that do not push a
     /// regular datastack-backed frame in the fast call path.
+    #[inline]
     pub(crate) fn datastack_frame_size_bytes(&self) -> Option<usize> {
         datastack_frame_size_bytes_for_code(&self.code)
     }
@@ -973,6 +974,7 @@ impl Py<PyFunction> {
     }
 }
 
+#[inline]
 pub(crate) fn datastack_frame_size_bytes_for_code(code: &Py<PyCode>) -> Option<usize> {
     if code.flags.intersects(
         bytecode::CodeFlags::GENERATOR
@@ -1585,6 +1587,7 @@ impl PyCell {
         }
     }
 
+    #[inline]
     pub(crate) fn get(&self) -> Option<PyObjectRef> {
         self.contents.lock().clone()
     }
