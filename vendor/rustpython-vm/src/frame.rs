@@ -12535,10 +12535,7 @@ impl ExecutingFrame<'_> {
     #[inline(always)]
     #[track_caller]
     fn set_top_value(&mut self, value: PyObjectRef) {
-        let Some(slot) = self.localsplus.stack_last_mut() else {
-            self.fatal("tried to replace the top of an empty stack")
-        };
-        let released = core::mem::replace(slot, Some(PyStackRef::new_owned(value)));
+        let released = self.swap_top(Some(PyStackRef::new_owned(value)));
         drop(released);
     }
 
@@ -12553,10 +12550,20 @@ impl ExecutingFrame<'_> {
 
     #[inline]
     fn replace_top(&mut self, top: Option<PyObjectRef>) -> Option<PyObjectRef> {
-        let mut slot = top.map(PyStackRef::new_owned);
-        let last = self.localsplus.stack_last_mut().unwrap();
-        core::mem::swap(last, &mut slot);
-        slot.map(|sr| sr.to_pyobj())
+        self.swap_top(top.map(PyStackRef::new_owned))
+            .map(|sr| sr.to_pyobj())
+    }
+
+    /// Put `entry` in the top slot and hand back what it held, as it was
+    /// (a borrowed entry stays borrowed: [`Self::set_top_value`] only releases
+    /// it, [`Self::replace_top`] promotes it for a caller that keeps it).
+    #[inline(always)]
+    #[track_caller]
+    fn swap_top(&mut self, entry: Option<PyStackRef>) -> Option<PyStackRef> {
+        let Some(slot) = self.localsplus.stack_last_mut() else {
+            self.fatal("tried to replace the top of an empty stack")
+        };
+        core::mem::replace(slot, entry)
     }
 
     #[inline(always)]
