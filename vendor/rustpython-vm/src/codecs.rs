@@ -180,6 +180,7 @@ impl CodecsRegistry {
                     crate::function::PyMethodDef {
                         name: $name,
                         func: crate::function::static_func($func),
+                        positional: crate::function::positional_func(&$func),
                         flags: crate::function::PyMethodFlags::O,
                         #[cfg(feature = "doc")]
                         doc_off: DOC.offset,

@@ -21,7 +21,7 @@ use crate::{
     convert::{ToPyObject, ToPyResult},
     coroutine::Coro,
     exceptions::ExceptionCtor,
-    function::{ArgMapping, Callee, Either, FuncArgs, KwArgs, PyMethodFlags},
+    function::{ArgMapping, Callee, Either, FuncArgs, KwArgs, PyMethodDef, PyMethodFlags},
     object::PyAtomicBorrow,
     object::{Traverse, TraverseFn},
     protocol::{PyIter, PyIterReturn},
@@ -3105,6 +3105,10 @@ struct BinaryOpExtendSpecializationDescr {
 }
 
 const BINARY_OP_EXTEND_EXTERNAL_CACHE_OFFSET: usize = 1;
+
+/// Max total args (including self) a native call binds from a buffer on the
+/// native stack instead of an argument vector.
+const SMALL_NATIVE_CALL_ARGS: usize = 4;
 
 /// Max total args (including self) staged in a fixed-size stack buffer by the
 /// exact-args call fast paths; larger arities fall back to a heap buffer.
@@ -6916,10 +6920,29 @@ impl ExecutingFrame<'_> {
                             | PyMethodFlags::O
                             | PyMethodFlags::KEYWORDS);
                     if call_conv == PyMethodFlags::O && effective_nargs == 1 {
-                        let (callable, args_vec) = self.take_call_args(nargs as usize);
-                        debug_assert_eq!(args_vec.len(), effective_nargs as usize);
-                        let result =
-                            callable.vectorcall(args_vec, effective_nargs as usize, None, vm)?;
+                        let result = if vm.use_tracing.get() {
+                            let (callable, args_vec) = self.take_call_args(nargs as usize);
+                            debug_assert_eq!(args_vec.len(), effective_nargs as usize);
+                            callable.vectorcall(args_vec, effective_nargs as usize, None, vm)?
+                        } else {
+                            // What `vectorcall_native_function` does, without the
+                            // argument vector.
+                            let method = native.value;
+                            let bound_self = native
+                                .zelf
+                                .as_ref()
+                                .filter(|_| !method.flags.contains(PyMethodFlags::STATIC))
+                                .cloned();
+                            let callee =
+                                Callee::named(method.name).with_instance_arg(bound_self.is_some());
+                            self.call_native_positionals(
+                                method,
+                                bound_self,
+                                nargs as usize,
+                                callee,
+                                vm,
+                            )?
+                        };
                         self.push_value(result);
                         return Ok(None);
                     }
@@ -6943,10 +6966,29 @@ impl ExecutingFrame<'_> {
                             | PyMethodFlags::O
                             | PyMethodFlags::KEYWORDS);
                     if call_conv == PyMethodFlags::FASTCALL {
-                        let (callable, args_vec) = self.take_call_args(nargs as usize);
-                        debug_assert_eq!(args_vec.len(), effective_nargs as usize);
-                        let result =
-                            callable.vectorcall(args_vec, effective_nargs as usize, None, vm)?;
+                        let result = if vm.use_tracing.get() {
+                            let (callable, args_vec) = self.take_call_args(nargs as usize);
+                            debug_assert_eq!(args_vec.len(), effective_nargs as usize);
+                            callable.vectorcall(args_vec, effective_nargs as usize, None, vm)?
+                        } else {
+                            // What `vectorcall_native_function` does, without the
+                            // argument vector.
+                            let method = native.value;
+                            let bound_self = native
+                                .zelf
+                                .as_ref()
+                                .filter(|_| !method.flags.contains(PyMethodFlags::STATIC))
+                                .cloned();
+                            let callee =
+                                Callee::named(method.name).with_instance_arg(bound_self.is_some());
+                            self.call_native_positionals(
+                                method,
+                                bound_self,
+                                nargs as usize,
+                                callee,
+                                vm,
+                            )?
+                        };
                         self.push_value(result);
                         return Ok(None);
                     }
@@ -7097,15 +7139,10 @@ impl ExecutingFrame<'_> {
                             .as_ref()
                             .is_some_and(|self_obj| self_obj.class().is(descr.common.typ))
                     {
-                        let func = descr.method.func;
-                        let callee = Callee::named(descr.method.name).with_instance_arg(true);
-                        let (_callable, all_args) = self.take_call_args(nargs as usize);
-                        debug_assert_eq!(all_args.len(), total_nargs as usize);
-                        let args = FuncArgs {
-                            args: all_args,
-                            kwargs: Default::default(),
-                        };
-                        let result = func(vm, args, callee)?;
+                        let method = descr.method;
+                        let callee = Callee::named(method.name).with_instance_arg(true);
+                        let result =
+                            self.call_native_positionals(method, None, nargs as usize, callee, vm)?;
                         self.push_value(result);
                         return Ok(None);
                     }
@@ -7138,15 +7175,10 @@ impl ExecutingFrame<'_> {
                             .as_ref()
                             .is_some_and(|self_obj| self_obj.class().is(descr.common.typ))
                     {
-                        let func = descr.method.func;
-                        let callee = Callee::named(descr.method.name).with_instance_arg(true);
-                        let (_callable, all_args) = self.take_call_args(nargs as usize);
-                        debug_assert_eq!(all_args.len(), total_nargs as usize);
-                        let args = FuncArgs {
-                            args: all_args,
-                            kwargs: Default::default(),
-                        };
-                        let result = func(vm, args, callee)?;
+                        let method = descr.method;
+                        let callee = Callee::named(method.name).with_instance_arg(true);
+                        let result =
+                            self.call_native_positionals(method, None, nargs as usize, callee, vm)?;
                         self.push_value(result);
                         return Ok(None);
                     }
@@ -7180,15 +7212,10 @@ impl ExecutingFrame<'_> {
                         .as_ref()
                         .is_some_and(|self_obj| self_obj.class().is(descr.common.typ))
                 {
-                    let func = descr.method.func;
-                    let callee = Callee::named(descr.method.name).with_instance_arg(true);
-                    let (_callable, all_args) = self.take_call_args(nargs as usize);
-                    debug_assert_eq!(all_args.len(), total_nargs as usize);
-                    let args = FuncArgs {
-                        args: all_args,
-                        kwargs: Default::default(),
-                    };
-                    let result = func(vm, args, callee)?;
+                    let method = descr.method;
+                    let callee = Callee::named(method.name).with_instance_arg(true);
+                    let result =
+                        self.call_native_positionals(method, None, nargs as usize, callee, vm)?;
                     self.push_value(result);
                     return Ok(None);
                 }
@@ -7286,15 +7313,10 @@ impl ExecutingFrame<'_> {
                         .as_ref()
                         .is_some_and(|self_obj| self_obj.class().is(descr.common.typ))
                 {
-                    let func = descr.method.func;
-                    let callee = Callee::named(descr.method.name).with_instance_arg(true);
-                    let (_callable, all_args) = self.take_call_args(nargs as usize);
-                    debug_assert_eq!(all_args.len(), total_nargs as usize);
-                    let args = FuncArgs {
-                        args: all_args,
-                        kwargs: Default::default(),
-                    };
-                    let result = func(vm, args, callee)?;
+                    let method = descr.method;
+                    let callee = Callee::named(method.name).with_instance_arg(true);
+                    let result =
+                        self.call_native_positionals(method, None, nargs as usize, callee, vm)?;
                     self.push_value(result);
                     return Ok(None);
                 }
@@ -12504,6 +12526,85 @@ impl ExecutingFrame<'_> {
             .to_pyobj();
         self.localsplus.stack_shrink_over_taken(callable_idx);
         (callable, args)
+    }
+
+    /// Take a call's `[self_or_null, arg1, ..., argN]` off the stack into
+    /// `args`, with no vector to allocate, along with the callable underneath
+    /// them. `args` holds exactly the arguments: `self` (when the slot holds
+    /// one) and the `nargs` positionals.
+    #[inline]
+    fn take_call_args_into(
+        &mut self,
+        nargs: usize,
+        args: &mut [Option<PyObjectRef>],
+    ) -> PyObjectRef {
+        let stack_len = self.localsplus.stack_len();
+        let callable_idx = stack_len - nargs - 2;
+        let first_arg_idx = stack_len - args.len();
+        debug_assert!(
+            args.len() == nargs || args.len() == nargs + 1,
+            "call of {nargs} arguments taken into {} slots",
+            args.len()
+        );
+        debug_assert!(
+            args.len() == nargs + 1 || self.localsplus.stack_index(callable_idx + 1).is_none(),
+            "a call's self slot left on the stack"
+        );
+        for (slot, stack_idx) in args.iter_mut().zip(first_arg_idx..stack_len) {
+            *slot = self
+                .localsplus
+                .stack_index_mut(stack_idx)
+                .take()
+                .map(|arg| arg.to_pyobj());
+        }
+        let callable = self
+            .localsplus
+            .stack_index_mut(callable_idx)
+            .take()
+            .unwrap()
+            .to_pyobj();
+        self.localsplus.stack_shrink_over_taken(callable_idx);
+        callable
+    }
+
+    /// Call the native function `method` with the call's positional arguments,
+    /// taken off the stack with the callable: `bound_self` (a bound builtin's
+    /// instance) first when given, then `self` when the call has one, then the
+    /// `nargs` positionals. A call of up to [`SMALL_NATIVE_CALL_ARGS`] arguments
+    /// to a function with a [`positional`](PyMethodDef::positional) entry
+    /// point binds them from a buffer here, with no argument vector (CPython's
+    /// `METH_NOARGS` / `METH_O` / `METH_FASTCALL` calls).
+    #[inline]
+    fn call_native_positionals(
+        &mut self,
+        method: &PyMethodDef,
+        bound_self: Option<PyObjectRef>,
+        nargs: usize,
+        callee: Callee,
+        vm: &VirtualMachine,
+    ) -> PyResult {
+        let stack_len = self.localsplus.stack_len();
+        let self_or_null_is_some = self.localsplus.stack_index(stack_len - nargs - 1).is_some();
+        let first = usize::from(bound_self.is_some());
+        let total = first + usize::from(self_or_null_is_some) + nargs;
+        if let Some(positional) = method.positional
+            && total <= SMALL_NATIVE_CALL_ARGS
+        {
+            let mut slots: [Option<PyObjectRef>; SMALL_NATIVE_CALL_ARGS] = Default::default();
+            slots[0] = bound_self;
+            let _callable = self.take_call_args_into(nargs, &mut slots[first..total]);
+            positional(vm, &mut slots[..total], callee)
+        } else {
+            let (_callable, mut args) = self.take_call_args(nargs);
+            if let Some(bound_self) = bound_self {
+                args.insert(0, bound_self);
+            }
+            let args = FuncArgs {
+                args,
+                kwargs: Default::default(),
+            };
+            (method.func)(vm, args, callee)
+        }
     }
 
     /// Pop multiple values from the stack. Panics if any slot is NULL.

@@ -300,18 +300,18 @@ impl FuncArgs {
         callee: impl Into<Callee>,
     ) -> PyResult<T> {
         let callee = callee.into();
-        // A message describes the parameters the function declares, and the
-        // instance a method is called on is not one of them.
-        let instance = callee.instance_args();
-        let arity = T::arity();
-        let arity = arity.start().saturating_sub(instance)..=arity.end().saturating_sub(instance);
-        let num_given = self.args.len().saturating_sub(instance);
+        let num_given = self.args.len();
 
-        let bound = T::from_args(vm, &mut self)
-            .map_err(|e| e.into_exception(&arity, num_given, callee, vm))?;
+        let bound =
+            T::from_args(vm, &mut self).map_err(|e| bind_error::<T>(e, num_given, callee, vm))?;
 
         if !self.args.is_empty() {
-            Err(ArgumentError::TooManyArgs.into_exception(&arity, num_given, callee, vm))
+            Err(bind_error::<T>(
+                ArgumentError::TooManyArgs,
+                num_given,
+                callee,
+                vm,
+            ))
         } else if let Some(err) = self.check_kwargs_empty_for(vm, callee) {
             Err(err)
         } else {
@@ -533,6 +533,142 @@ pub trait FromArgs: Sized {
 
     /// Extracts this item from the next argument(s).
     fn from_args(vm: &VirtualMachine, args: &mut FuncArgs) -> Result<Self, ArgumentError>;
+
+    /// Whether [`from_positionals`](Self::from_positionals) binds this type
+    /// without building a [`FuncArgs`]: true for a single positional parameter
+    /// ([`TryFromObject`] types), an [`OptionalArg`], and tuples of those.
+    ///
+    /// A call with only positional arguments to a built-in whose parameters
+    /// all say so binds them straight from the caller's stack (CPython's
+    /// `METH_NOARGS` / `METH_O` / `METH_FASTCALL` conventions), with no
+    /// argument vector to allocate and free.
+    const BINDS_FROM_POSITIONALS: bool = false;
+
+    /// Extracts this item from the next positional argument(s) of a call that
+    /// has no keyword arguments, taking them in the order
+    /// [`from_args`](Self::from_args) takes them from a [`FuncArgs`] holding the
+    /// same arguments, and failing the same way.
+    ///
+    /// The default goes through [`from_args`](Self::from_args), so it is right
+    /// for every type; a type that sets
+    /// [`BINDS_FROM_POSITIONALS`](Self::BINDS_FROM_POSITIONALS) overrides it.
+    fn from_positionals(
+        vm: &VirtualMachine,
+        args: &mut PositionalArgs<'_>,
+    ) -> Result<Self, ArgumentError> {
+        let mut func_args = args.take_rest();
+        let bound = Self::from_args(vm, &mut func_args);
+        args.put_back(func_args.args);
+        bound
+    }
+}
+
+/// The positional arguments of a call, in the caller's own slots, for
+/// [`FromArgs::from_positionals`] to take in order.
+///
+/// Each slot holds an argument until it is taken; whatever is left is released
+/// with the slots.
+pub struct PositionalArgs<'a> {
+    slots: &'a mut [Option<PyObjectRef>],
+    next: usize,
+}
+
+impl<'a> PositionalArgs<'a> {
+    /// Arguments in `slots`, first to last.
+    #[inline]
+    pub fn new(slots: &'a mut [Option<PyObjectRef>]) -> Self {
+        Self { slots, next: 0 }
+    }
+
+    /// How many arguments are left to take.
+    #[inline]
+    #[must_use]
+    pub fn len(&self) -> usize {
+        self.slots.len() - self.next
+    }
+
+    /// Whether every argument has been taken.
+    #[inline]
+    #[must_use]
+    pub fn is_empty(&self) -> bool {
+        self.len() == 0
+    }
+
+    /// The next argument, or `None` when all have been taken.
+    #[inline]
+    pub fn take(&mut self) -> Option<PyObjectRef> {
+        let slot = self.slots.get_mut(self.next)?;
+        self.next += 1;
+        slot.take()
+    }
+
+    /// The arguments not taken yet, as the positional arguments of a
+    /// [`FuncArgs`] with no keywords.
+    pub fn take_rest(&mut self) -> FuncArgs {
+        let rest = self.slots[self.next..]
+            .iter_mut()
+            .filter_map(Option::take)
+            .collect();
+        self.next = self.slots.len();
+        FuncArgs {
+            args: rest,
+            kwargs: KwArgs::default(),
+        }
+    }
+
+    /// Returns arguments a binding left untaken to the end of the slots, so
+    /// that [`len`](Self::len) counts them.
+    fn put_back(&mut self, left: Vec<PyObjectRef>) {
+        debug_assert!(left.len() <= self.next);
+        self.next = self.slots.len() - left.len();
+        for (slot, arg) in self.slots[self.next..].iter_mut().zip(left) {
+            *slot = Some(arg);
+        }
+    }
+}
+
+/// Binds a call's positional arguments, with no keywords, to `T`: what
+/// [`FuncArgs::bind_for`] does with a [`FuncArgs`] holding them, with the same
+/// results and errors, but without building one when
+/// [`T::BINDS_FROM_POSITIONALS`](FromArgs::BINDS_FROM_POSITIONALS).
+pub fn bind_positionals_for<T: FromArgs>(
+    vm: &VirtualMachine,
+    slots: &mut [Option<PyObjectRef>],
+    callee: Callee,
+) -> PyResult<T> {
+    let mut args = PositionalArgs::new(slots);
+    if !T::BINDS_FROM_POSITIONALS {
+        return args.take_rest().bind_for(vm, callee);
+    }
+    let num_given = args.len();
+    let bound = T::from_positionals(vm, &mut args)
+        .map_err(|e| bind_error::<T>(e, num_given, callee, vm))?;
+    if args.is_empty() {
+        Ok(bound)
+    } else {
+        Err(bind_error::<T>(
+            ArgumentError::TooManyArgs,
+            num_given,
+            callee,
+            vm,
+        ))
+    }
+}
+
+/// The exception for a binding of `num_given` positional arguments (the
+/// instance included) to `T` that failed with `error`.
+fn bind_error<T: FromArgs>(
+    error: ArgumentError,
+    num_given: usize,
+    callee: Callee,
+    vm: &VirtualMachine,
+) -> PyBaseExceptionRef {
+    // A message describes the parameters the function declares, and the
+    // instance a method is called on is not one of them.
+    let instance = callee.instance_args();
+    let arity = T::arity();
+    let arity = arity.start().saturating_sub(instance)..=arity.end().saturating_sub(instance);
+    error.into_exception(&arity, num_given.saturating_sub(instance), callee, vm)
 }
 
 pub trait FromArgOptional {
@@ -851,6 +987,17 @@ where
         let value = args.take_positional().ok_or(ArgumentError::TooFewArgs)?;
         Ok(value.try_into_value(vm)?)
     }
+
+    const BINDS_FROM_POSITIONALS: bool = true;
+
+    #[inline]
+    fn from_positionals(
+        vm: &VirtualMachine,
+        args: &mut PositionalArgs<'_>,
+    ) -> Result<Self, ArgumentError> {
+        let value = args.take().ok_or(ArgumentError::TooFewArgs)?;
+        Ok(value.try_into_value(vm)?)
+    }
 }
 
 /// An argument that may or may not be provided by the caller.
@@ -918,6 +1065,21 @@ where
         };
         Ok(r)
     }
+
+    const BINDS_FROM_POSITIONALS: bool = true;
+
+    #[inline]
+    fn from_positionals(
+        vm: &VirtualMachine,
+        args: &mut PositionalArgs<'_>,
+    ) -> Result<Self, ArgumentError> {
+        let r = if let Some(value) = args.take() {
+            Self::Present(value.try_into_value(vm)?)
+        } else {
+            Self::Missing
+        };
+        Ok(r)
+    }
 }
 
 // For functions that accept no arguments. Implemented explicitly instead of via
@@ -926,6 +1088,16 @@ impl FromArgs for () {
     const PARAMS: Option<&'static [Param]> = Some(&[]);
 
     fn from_args(_vm: &VirtualMachine, _args: &mut FuncArgs) -> Result<Self, ArgumentError> {
+        Ok(())
+    }
+
+    const BINDS_FROM_POSITIONALS: bool = true;
+
+    #[inline]
+    fn from_positionals(
+        _vm: &VirtualMachine,
+        _args: &mut PositionalArgs<'_>,
+    ) -> Result<Self, ArgumentError> {
         Ok(())
     }
 }
@@ -963,6 +1135,16 @@ macro_rules! tuple_from_py_func_args {
 
             fn from_args(vm: &VirtualMachine, args: &mut FuncArgs) -> Result<Self, ArgumentError> {
                 Ok(($($T::from_args(vm, args)?,)+))
+            }
+
+            const BINDS_FROM_POSITIONALS: bool = true $(&& $T::BINDS_FROM_POSITIONALS)+;
+
+            #[inline]
+            fn from_positionals(
+                vm: &VirtualMachine,
+                args: &mut PositionalArgs<'_>,
+            ) -> Result<Self, ArgumentError> {
+                Ok(($($T::from_positionals(vm, args)?,)+))
             }
         }
     };

@@ -1,6 +1,6 @@
-use super::{Callee, FromArgs, FuncArgs};
+use super::{Callee, FromArgs, FuncArgs, PositionalArgs, bind_positionals_for};
 use crate::{
-    Py, PyPayload, PyRef, PyResult, VirtualMachine, convert::ToPyResult,
+    Py, PyObjectRef, PyPayload, PyRef, PyResult, VirtualMachine, convert::ToPyResult,
     object::PyThreadingConstraint,
 };
 use core::marker::PhantomData;
@@ -37,7 +37,27 @@ impl<F> PyNativeFn for F where
 /// just pass an unconstrained generic type, e.g.
 /// `fn foo<F, FKind>(f: F) where F: IntoPyNativeFn<FKind>`
 pub trait IntoPyNativeFn<Kind>: Sized + PyThreadingConstraint + 'static {
+    /// Whether [`call_positionals`](Self::call_positionals) binds positional
+    /// arguments without building a [`FuncArgs`].
+    const BINDS_FROM_POSITIONALS: bool = false;
+
     fn call(&self, vm: &VirtualMachine, args: FuncArgs, callee: Callee) -> PyResult;
+
+    /// Calls the function with positional arguments alone, held in the
+    /// caller's `slots` (the instance first, for a method), as
+    /// [`call`](Self::call) would with a [`FuncArgs`] holding them.
+    ///
+    /// A function whose parameters all bind from positionals
+    /// ([`FromArgs::BINDS_FROM_POSITIONALS`]) takes them without an argument
+    /// vector; the default builds one.
+    fn call_positionals(
+        &self,
+        vm: &VirtualMachine,
+        slots: &mut [Option<PyObjectRef>],
+        callee: Callee,
+    ) -> PyResult {
+        self.call(vm, PositionalArgs::new(slots).take_rest(), callee)
+    }
 
     /// `IntoPyNativeFn::into_func()` generates a PyNativeFn that performs the
     /// appropriate type and arity checking, any requested conversions, and then if
@@ -49,6 +69,44 @@ pub trait IntoPyNativeFn<Kind>: Sized + PyThreadingConstraint + 'static {
 
 const fn into_func<F: IntoPyNativeFn<Kind>, Kind>(f: F) -> impl PyNativeFn {
     move |vm: &VirtualMachine, args, callee| f.call(vm, args, callee)
+}
+
+/// A built-in function's entry point for a call with positional arguments
+/// alone, held in the caller's slots: see [`IntoPyNativeFn::call_positionals`].
+pub type PyNativePositionalFn = fn(&VirtualMachine, &mut [Option<PyObjectRef>], Callee) -> PyResult;
+
+/// The [`PyNativePositionalFn`] of `f`, a zero-sized function (as
+/// [`static_func`] requires), when it binds positional arguments without a
+/// [`FuncArgs`]; `None` when it would only build one.
+pub(crate) const fn positional_func<Kind, F: IntoPyNativeFn<Kind>>(
+    _f: &F,
+) -> Option<PyNativePositionalFn> {
+    if F::BINDS_FROM_POSITIONALS {
+        // `_f` exists, so `call_zst_positionals::<_, F>` may conjure one like it.
+        Some(call_zst_positionals::<Kind, F>)
+    } else {
+        None
+    }
+}
+
+fn call_zst_positionals<Kind, F: IntoPyNativeFn<Kind>>(
+    vm: &VirtualMachine,
+    slots: &mut [Option<PyObjectRef>],
+    callee: Callee,
+) -> PyResult {
+    const {
+        assert!(
+            core::mem::size_of::<F>() == 0,
+            "can't use a non-zero-sized type here"
+        );
+    }
+    // SAFETY: F is zero-sized (checked above), so a dangling, aligned pointer
+    // is a valid reference to it, and it has no state to be wrong about. This
+    // function is only reachable through `positional_func`, which was shown
+    // a value of F, so F is inhabited (`static_func` conjures one the same
+    // way).
+    let f = unsafe { core::ptr::NonNull::<F>::dangling().as_ref() };
+    f.call_positionals(vm, slots, callee)
 }
 
 const fn zst_ref_out_of_thin_air<T: 'static>(x: T) -> &'static T {
@@ -89,16 +147,35 @@ impl<F, T, R, VM> IntoPyNativeFn<(T, R, VM)> for F
 where
     F: PyNativeFnInternal<T, R, VM>,
 {
+    const BINDS_FROM_POSITIONALS: bool = F::BINDS_FROM_POSITIONALS;
+
     #[inline(always)]
     fn call(&self, vm: &VirtualMachine, args: FuncArgs, callee: Callee) -> PyResult {
         self.call_(vm, args, callee)
+    }
+
+    #[inline(always)]
+    fn call_positionals(
+        &self,
+        vm: &VirtualMachine,
+        slots: &mut [Option<PyObjectRef>],
+        callee: Callee,
+    ) -> PyResult {
+        self.call_positionals_(vm, slots, callee)
     }
 }
 
 mod sealed {
     use super::*;
     pub trait PyNativeFnInternal<T, R, VM>: Sized + PyThreadingConstraint + 'static {
+        const BINDS_FROM_POSITIONALS: bool;
         fn call_(&self, vm: &VirtualMachine, args: FuncArgs, callee: Callee) -> PyResult;
+        fn call_positionals_(
+            &self,
+            vm: &VirtualMachine,
+            slots: &mut [Option<PyObjectRef>],
+            callee: Callee,
+        ) -> PyResult;
     }
 }
 use sealed::PyNativeFnInternal;
@@ -124,8 +201,22 @@ macro_rules! into_py_native_fn_tuple {
             $($T: FromArgs,)*
             R: ToPyResult,
         {
+            const BINDS_FROM_POSITIONALS: bool = <($($T,)*)>::BINDS_FROM_POSITIONALS;
+
             fn call_(&self, vm: &VirtualMachine, args: FuncArgs, callee: Callee) -> PyResult {
                 let ($($n,)*) = args.bind_for::<($($T,)*)>(vm, callee)?;
+
+                (self)($($n,)* vm).to_pyresult(vm)
+            }
+
+            #[inline]
+            fn call_positionals_(
+                &self,
+                vm: &VirtualMachine,
+                slots: &mut [Option<PyObjectRef>],
+                callee: Callee,
+            ) -> PyResult {
+                let ($($n,)*) = bind_positionals_for::<($($T,)*)>(vm, slots, callee)?;
 
                 (self)($($n,)* vm).to_pyresult(vm)
             }
@@ -138,8 +229,23 @@ macro_rules! into_py_native_fn_tuple {
             $($T: FromArgs,)*
             R: ToPyResult,
         {
+            const BINDS_FROM_POSITIONALS: bool =
+                <(PyRef<S>, $($T,)*)>::BINDS_FROM_POSITIONALS;
+
             fn call_(&self, vm: &VirtualMachine, args: FuncArgs, callee: Callee) -> PyResult {
                 let (zelf, $($n,)*) = args.bind_for::<(PyRef<S>, $($T,)*)>(vm, callee)?;
+
+                (self)(&zelf, $($n,)* vm).to_pyresult(vm)
+            }
+
+            #[inline]
+            fn call_positionals_(
+                &self,
+                vm: &VirtualMachine,
+                slots: &mut [Option<PyObjectRef>],
+                callee: Callee,
+            ) -> PyResult {
+                let (zelf, $($n,)*) = bind_positionals_for::<(PyRef<S>, $($T,)*)>(vm, slots, callee)?;
 
                 (self)(&zelf, $($n,)* vm).to_pyresult(vm)
             }
@@ -152,8 +258,23 @@ macro_rules! into_py_native_fn_tuple {
             $($T: FromArgs,)*
             R: ToPyResult,
         {
+            const BINDS_FROM_POSITIONALS: bool =
+                <(PyRef<S>, $($T,)*)>::BINDS_FROM_POSITIONALS;
+
             fn call_(&self, vm: &VirtualMachine, args: FuncArgs, callee: Callee) -> PyResult {
                 let (zelf, $($n,)*) = args.bind_for::<(PyRef<S>, $($T,)*)>(vm, callee)?;
+
+                (self)(&zelf, $($n,)* vm).to_pyresult(vm)
+            }
+
+            #[inline]
+            fn call_positionals_(
+                &self,
+                vm: &VirtualMachine,
+                slots: &mut [Option<PyObjectRef>],
+                callee: Callee,
+            ) -> PyResult {
+                let (zelf, $($n,)*) = bind_positionals_for::<(PyRef<S>, $($T,)*)>(vm, slots, callee)?;
 
                 (self)(&zelf, $($n,)* vm).to_pyresult(vm)
             }
@@ -165,8 +286,22 @@ macro_rules! into_py_native_fn_tuple {
             $($T: FromArgs,)*
             R: ToPyResult,
         {
+            const BINDS_FROM_POSITIONALS: bool = <($($T,)*)>::BINDS_FROM_POSITIONALS;
+
             fn call_(&self, vm: &VirtualMachine, args: FuncArgs, callee: Callee) -> PyResult {
                 let ($($n,)*) = args.bind_for::<($($T,)*)>(vm, callee)?;
+
+                (self)($($n,)*).to_pyresult(vm)
+            }
+
+            #[inline]
+            fn call_positionals_(
+                &self,
+                vm: &VirtualMachine,
+                slots: &mut [Option<PyObjectRef>],
+                callee: Callee,
+            ) -> PyResult {
+                let ($($n,)*) = bind_positionals_for::<($($T,)*)>(vm, slots, callee)?;
 
                 (self)($($n,)*).to_pyresult(vm)
             }
@@ -179,8 +314,23 @@ macro_rules! into_py_native_fn_tuple {
             $($T: FromArgs,)*
             R: ToPyResult,
         {
+            const BINDS_FROM_POSITIONALS: bool =
+                <(PyRef<S>, $($T,)*)>::BINDS_FROM_POSITIONALS;
+
             fn call_(&self, vm: &VirtualMachine, args: FuncArgs, callee: Callee) -> PyResult {
                 let (zelf, $($n,)*) = args.bind_for::<(PyRef<S>, $($T,)*)>(vm, callee)?;
+
+                (self)(&zelf, $($n,)*).to_pyresult(vm)
+            }
+
+            #[inline]
+            fn call_positionals_(
+                &self,
+                vm: &VirtualMachine,
+                slots: &mut [Option<PyObjectRef>],
+                callee: Callee,
+            ) -> PyResult {
+                let (zelf, $($n,)*) = bind_positionals_for::<(PyRef<S>, $($T,)*)>(vm, slots, callee)?;
 
                 (self)(&zelf, $($n,)*).to_pyresult(vm)
             }
@@ -193,8 +343,23 @@ macro_rules! into_py_native_fn_tuple {
             $($T: FromArgs,)*
             R: ToPyResult,
         {
+            const BINDS_FROM_POSITIONALS: bool =
+                <(PyRef<S>, $($T,)*)>::BINDS_FROM_POSITIONALS;
+
             fn call_(&self, vm: &VirtualMachine, args: FuncArgs, callee: Callee) -> PyResult {
                 let (zelf, $($n,)*) = args.bind_for::<(PyRef<S>, $($T,)*)>(vm, callee)?;
+
+                (self)(&zelf, $($n,)*).to_pyresult(vm)
+            }
+
+            #[inline]
+            fn call_positionals_(
+                &self,
+                vm: &VirtualMachine,
+                slots: &mut [Option<PyObjectRef>],
+                callee: Callee,
+            ) -> PyResult {
+                let (zelf, $($n,)*) = bind_positionals_for::<(PyRef<S>, $($T,)*)>(vm, slots, callee)?;
 
                 (self)(&zelf, $($n,)*).to_pyresult(vm)
             }

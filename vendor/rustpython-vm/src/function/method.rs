@@ -58,6 +58,7 @@ macro_rules! define_methods {
         vec![ $( $crate::function::PyMethodDef {
             name: $name,
             func: $crate::function::static_func($func),
+            positional: None,
             flags: $crate::function::PyMethodFlags::$flags,
             #[cfg(feature = "doc")]
             doc_off: 0,
@@ -74,6 +75,11 @@ macro_rules! define_methods {
 pub struct PyMethodDef {
     pub name: &'static str, // TODO: interned
     pub func: &'static dyn PyNativeFn,
+    /// The same function's entry point for a call with positional arguments
+    /// alone (the instance first, for a method), which binds them from the
+    /// caller's slots without building a [`FuncArgs`](super::FuncArgs).
+    /// `None`: only `func` is known, and such a call builds one.
+    pub positional: Option<super::PyNativePositionalFn>,
     pub flags: PyMethodFlags,
     /// Start of the database body. Read only when `doc_len != 0`.
     /// Absent when the `doc` feature is off, as are `doc_len` and `doc_body_pending`.
@@ -115,14 +121,15 @@ impl PyMethodDef {
     }
 
     #[inline]
-    pub const fn new_const<Kind>(
+    pub const fn new_const<Kind, F: IntoPyNativeFn<Kind>>(
         name: &'static str,
-        func: impl IntoPyNativeFn<Kind>,
+        func: F,
         flags: PyMethodFlags,
         doc: super::ItemDoc,
     ) -> Self {
         Self {
             name,
+            positional: super::positional_func(&func),
             func: super::static_func(func),
             flags,
             #[cfg(feature = "doc")]
@@ -145,6 +152,7 @@ impl PyMethodDef {
         Self {
             name,
             func: super::static_raw_func(func),
+            positional: None,
             flags,
             #[cfg(feature = "doc")]
             doc_off: doc.offset,
@@ -314,6 +322,7 @@ impl PyMethodDef {
         const NULL_METHOD: PyMethodDef = PyMethodDef {
             name: "",
             func: &|_, _, _| unreachable!(),
+            positional: None,
             flags: PyMethodFlags::empty(),
             #[cfg(feature = "doc")]
             doc_off: 0,
@@ -344,6 +353,7 @@ impl PyMethodDef {
         Self {
             name: self.name,
             func: self.func,
+            positional: self.positional,
             flags: self.flags,
             #[cfg(feature = "doc")]
             doc_off: self.doc_off,

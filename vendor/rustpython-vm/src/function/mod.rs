@@ -17,14 +17,18 @@ pub use argument::{
     ArgumentError, Callee, FromArgOptional, FromArgs, FuncArgs, IntoFuncArgs, KwArgs, KwArgsMap,
     NameArgs, NameChanges, NameCoordinates, NameExcInfo, NameFields, NameIntegers, NameIterables,
     NameKeywords, NameKwargs, NameKwds, NameKws, NameObjs, NameOthers, OptionalArg,
-    OptionalArgDefault, OptionalOption, PosArgs, PositionalIterable,
+    OptionalArgDefault, OptionalOption, PosArgs, PositionalArgs, PositionalIterable,
+    bind_positionals_for,
 };
 pub(crate) use argument::{arity_message, unexpected_keyword_message};
+pub(crate) use builtin::positional_func;
 pub use arithmetic::{PyArithmeticValue, PyComparisonValue};
 pub use buffer::{
     ArgAsciiBuffer, ArgBytesLike, ArgContiguousBytesLike, ArgMemoryBuffer, ArgStrOrBytesLike,
 };
-pub use builtin::{IntoPyNativeFn, PyNativeFn, static_func, static_raw_func};
+pub use builtin::{
+    IntoPyNativeFn, PyNativeFn, PyNativePositionalFn, static_func, static_raw_func,
+};
 pub use doctext::{ItemDoc, db_doc, plain_doc};
 pub use either::Either;
 pub use fspath::FsPath;

@@ -665,6 +665,7 @@ impl Context {
         let def = PyMethodDef {
             name,
             func: Box::leak(Box::new(f.into_func())),
+            positional: None,
             flags,
             #[cfg(feature = "doc")]
             doc_off: doc.offset,
