@@ -837,7 +837,8 @@ def calls(o):
             attempt(lambda: "-".join(o.big)), attempt(lambda: o.s.replace(o.s)),
             attempt(lambda: o.s.replace(o.big, o.s)), attempt(lambda: divmod(o.big)),
             attempt(lambda: divmod(o.big, o.s)), attempt(lambda: abs(o.s)),
-            attempt(lambda: o.lst.index(o.big))]
+            attempt(lambda: o.lst.index(o.big)), attempt(lambda: o.d.get()),
+            attempt(lambda: o.d.get(o.s, 1, 2)), attempt(lambda: o.s.find(o.big))]
 def general(o):
     return [str.isdigit(*(o.s,)), str.isdigit(*(o.digits,)), str.upper(*(o.s,)),
             str.join(*("-", (o.s, o.s))), str.replace(*(o.s, o.s, o.digits)),
@@ -848,7 +849,8 @@ def general(o):
             attempt(lambda: str.join(*("-", o.big))), attempt(lambda: str.replace(*(o.s, o.s))),
             attempt(lambda: str.replace(*(o.s, o.big, o.s))), attempt(lambda: divmod(*(o.big,))),
             attempt(lambda: divmod(*(o.big, o.s))), attempt(lambda: abs(*(o.s,))),
-            attempt(lambda: list.index(*(o.lst, o.big)))]
+            attempt(lambda: list.index(*(o.lst, o.big))), attempt(lambda: dict.get(*(o.d,))),
+            attempt(lambda: dict.get(*(o.d, o.s, 1, 2))), attempt(lambda: str.find(*(o.s, o.big)))]
 watched = (s, digits, big, lst, d, box, box.append)
 before = [sys.getrefcount(o) for o in watched]
 results = set()
@@ -871,6 +873,8 @@ adaptive = calls.__code__._co_code_adaptive
                     "TypeError: divmod expected 2 arguments, got 1",
                     "TypeError: replace expected at least 2 arguments, got 1",
                     "TypeError: bad operand type for abs()",
+                    "TypeError: get expected at least 1 argument, got 0",
+                    "TypeError: get expected at most 2 arguments, got 3",
                 ] {
                     assert!(results.contains(text), "{text} not in {results}");
                 }
@@ -891,24 +895,39 @@ adaptive = calls.__code__._co_code_adaptive
         );
     }
 
-    /// A type whose binding needs a `FuncArgs` (here one `#[derive(FromArgs)]` makes) still
-    /// binds from positional arguments through `from_positionals`: it takes what it binds and
-    /// leaves the rest for the next parameter, in order.
+    /// Binding from a call's positional arguments takes, in order, what a type binds and leaves
+    /// the rest for the next parameter: for a `#[derive(FromArgs)]` struct, whose derive now
+    /// writes that binding too, and for a type that only binds from a `FuncArgs` (here `KwArgs`,
+    /// which takes keywords alone), through the default that builds one and hands back what it
+    /// left.
     #[test]
-    fn derived_arguments_bind_from_positionals_and_leave_the_rest() {
-        use rustpython_vm::function::{FromArgs, PositionalArgs, PositionalIterable};
+    fn bindings_from_positionals_take_their_own_and_leave_the_rest() {
+        use rustpython_vm::function::{FromArgs, KwArgs, PositionalArgs, PositionalIterable};
         on_sandbox_thread(|vm| {
             let first = vm.ctx.new_list(vec![]).into();
             let second = vm.ctx.new_int(2).into();
             let mut slots = [Some(first), Some(second)];
             let mut args = PositionalArgs::new(&mut slots);
+            let keywords: KwArgs = KwArgs::from_positionals(vm, &mut args)
+                .unwrap_or_else(|_| panic!("binding no keywords failed"));
+            assert_eq!(keywords.into_iter().count(), 0);
+            assert_eq!(args.len(), 2, "keywords take no positional argument");
             let bound = PositionalIterable::from_positionals(vm, &mut args)
                 .unwrap_or_else(|_| panic!("binding failed"));
-            assert!(bound.iterable.is_present());
+            let iterable = bound
+                .iterable
+                .into_option()
+                .expect("the first argument is bound");
+            assert!(
+                iterable
+                    .downcast_ref::<rustpython_vm::builtins::PyList>()
+                    .is_some()
+            );
             assert_eq!(args.len(), 1);
             let left = args.take().expect("the second argument is left");
             assert_eq!(left.try_into_value::<i64>(vm).unwrap(), 2);
             assert!(args.is_empty());
+            assert!(args.take().is_none());
         });
     }
 
