@@ -536,7 +536,9 @@ pub trait FromArgs: Sized {
 
     /// Whether [`from_positionals`](Self::from_positionals) binds this type
     /// without building a [`FuncArgs`]: true for a single positional parameter
-    /// ([`TryFromObject`] types), an [`OptionalArg`], and tuples of those.
+    /// ([`TryFromObject`] types), an [`OptionalArg`], tuples of those, and the
+    /// structs `#[derive(FromArgs)]` writes (toolplane's copy of the derive
+    /// writes their `from_positionals` too).
     ///
     /// A call with only positional arguments to a built-in whose parameters
     /// all say so binds them straight from the caller's stack (CPython's
