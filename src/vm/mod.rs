@@ -361,6 +361,31 @@ mod tests {
         });
     }
 
+    /// The checks of a module that ran warmed-up specialized sites many times: `counts` (each
+    /// watched object's reference count after the runs minus before) is all zeros, `results`
+    /// equals `expected`, and the sites' `adaptive` code holds every one of `ops`. Returns
+    /// `results` for further checks.
+    fn assert_released_and_specialized(
+        vm: &rustpython_vm::VirtualMachine,
+        scope: &rustpython_vm::scope::Scope,
+        zero_counts: &str,
+        ops: &[rustpython_vm::bytecode::Opcode],
+    ) -> String {
+        let counts: String = global(vm, scope, "counts");
+        assert_eq!(counts, zero_counts);
+        let results: String = global(vm, scope, "results");
+        let expected: String = global(vm, scope, "expected");
+        assert_eq!(results, expected);
+        let adaptive: Vec<u8> = global(vm, scope, "adaptive");
+        for &op in ops {
+            assert!(
+                adaptive.iter().step_by(2).any(|&unit| unit == op as u8),
+                "{op:?} not among the sites' specialized instructions: {adaptive:?}"
+            );
+        }
+        results
+    }
+
     /// Sorting by int and float keys read as machine words keeps what `list.sort` promises: the
     /// order, stability (equal keys keep their order, with `reverse` too), -0.0 equal to 0.0, and
     /// the general comparison for ints past 64 bits and NaN. Checked against an insertion sort.
@@ -774,30 +799,24 @@ adaptive = ops.__code__._co_code_adaptive
 "#,
             |vm, scope| {
                 use rustpython_vm::bytecode::Opcode;
-                let counts: String = global(vm, scope, "counts");
-                assert_eq!(counts, "[0, 0, 0, 0, 0, 0, 0, 0, 0]");
-                let results: String = global(vm, scope, "results");
-                let expected: String = global(vm, scope, "expected");
-                assert_eq!(results, expected);
-                let adaptive: Vec<u8> = global(vm, scope, "adaptive");
-                for op in [
-                    Opcode::BinaryOpAddInt,
-                    Opcode::BinaryOpSubtractInt,
-                    Opcode::BinaryOpMultiplyInt,
-                    Opcode::BinaryOpMultiplyFloat,
-                    Opcode::BinaryOpAddFloat,
-                    Opcode::BinaryOpAddUnicode,
-                    Opcode::BinaryOpSubscrListInt,
-                    Opcode::BinaryOpSubscrTupleInt,
-                    Opcode::BinaryOpSubscrDict,
-                    Opcode::BinaryOpSubscrStrInt,
-                    Opcode::UnpackSequenceTwoTuple,
-                ] {
-                    assert!(
-                        adaptive.iter().step_by(2).any(|&unit| unit == op as u8),
-                        "{op:?} not among the sites' specialized instructions: {adaptive:?}"
-                    );
-                }
+                assert_released_and_specialized(
+                    vm,
+                    scope,
+                    "[0, 0, 0, 0, 0, 0, 0, 0, 0]",
+                    &[
+                        Opcode::BinaryOpAddInt,
+                        Opcode::BinaryOpSubtractInt,
+                        Opcode::BinaryOpMultiplyInt,
+                        Opcode::BinaryOpMultiplyFloat,
+                        Opcode::BinaryOpAddFloat,
+                        Opcode::BinaryOpAddUnicode,
+                        Opcode::BinaryOpSubscrListInt,
+                        Opcode::BinaryOpSubscrTupleInt,
+                        Opcode::BinaryOpSubscrDict,
+                        Opcode::BinaryOpSubscrStrInt,
+                        Opcode::UnpackSequenceTwoTuple,
+                    ],
+                );
             },
         );
     }
@@ -864,11 +883,18 @@ adaptive = calls.__code__._co_code_adaptive
 "#,
             |vm, scope| {
                 use rustpython_vm::bytecode::Opcode;
-                let counts: String = global(vm, scope, "counts");
-                assert_eq!(counts, "[0, 0, 0, 0, 0, 0, 0]");
-                let results: String = global(vm, scope, "results");
-                let expected: String = global(vm, scope, "expected");
-                assert_eq!(results, expected);
+                let results = assert_released_and_specialized(
+                    vm,
+                    scope,
+                    "[0, 0, 0, 0, 0, 0, 0]",
+                    &[
+                        Opcode::CallMethodDescriptorNoargs,
+                        Opcode::CallMethodDescriptorO,
+                        Opcode::CallMethodDescriptorFast,
+                        Opcode::CallBuiltinO,
+                        Opcode::CallBuiltinFast,
+                    ],
+                );
                 for text in [
                     "TypeError: divmod expected 2 arguments, got 1",
                     "TypeError: replace expected at least 2 arguments, got 1",
@@ -877,19 +903,6 @@ adaptive = calls.__code__._co_code_adaptive
                     "TypeError: get expected at most 2 arguments, got 3",
                 ] {
                     assert!(results.contains(text), "{text} not in {results}");
-                }
-                let adaptive: Vec<u8> = global(vm, scope, "adaptive");
-                for op in [
-                    Opcode::CallMethodDescriptorNoargs,
-                    Opcode::CallMethodDescriptorO,
-                    Opcode::CallMethodDescriptorFast,
-                    Opcode::CallBuiltinO,
-                    Opcode::CallBuiltinFast,
-                ] {
-                    assert!(
-                        adaptive.iter().step_by(2).any(|&unit| unit == op as u8),
-                        "{op:?} not among the sites' specialized instructions: {adaptive:?}"
-                    );
                 }
             },
         );

@@ -6920,29 +6920,15 @@ impl ExecutingFrame<'_> {
                             | PyMethodFlags::O
                             | PyMethodFlags::KEYWORDS);
                     if call_conv == PyMethodFlags::O && effective_nargs == 1 {
-                        let result = if vm.use_tracing.get() {
-                            let (callable, args_vec) = self.take_call_args(nargs as usize);
-                            debug_assert_eq!(args_vec.len(), effective_nargs as usize);
-                            callable.vectorcall(args_vec, effective_nargs as usize, None, vm)?
-                        } else {
-                            // What `vectorcall_native_function` does, without the
-                            // argument vector.
-                            let method = native.value;
-                            let bound_self = native
-                                .zelf
-                                .as_ref()
-                                .filter(|_| !method.flags.contains(PyMethodFlags::STATIC))
-                                .cloned();
-                            let callee =
-                                Callee::named(method.name).with_instance_arg(bound_self.is_some());
-                            self.call_native_positionals(
-                                method,
-                                bound_self,
-                                nargs as usize,
-                                callee,
-                                vm,
-                            )?
-                        };
+                        let method = native.value;
+                        let bound_self = native.instance_arg().cloned();
+                        let result = self.call_builtin_function(
+                            method,
+                            bound_self,
+                            nargs as usize,
+                            effective_nargs as usize,
+                            vm,
+                        )?;
                         self.push_value(result);
                         return Ok(None);
                     }
@@ -6966,29 +6952,15 @@ impl ExecutingFrame<'_> {
                             | PyMethodFlags::O
                             | PyMethodFlags::KEYWORDS);
                     if call_conv == PyMethodFlags::FASTCALL {
-                        let result = if vm.use_tracing.get() {
-                            let (callable, args_vec) = self.take_call_args(nargs as usize);
-                            debug_assert_eq!(args_vec.len(), effective_nargs as usize);
-                            callable.vectorcall(args_vec, effective_nargs as usize, None, vm)?
-                        } else {
-                            // What `vectorcall_native_function` does, without the
-                            // argument vector.
-                            let method = native.value;
-                            let bound_self = native
-                                .zelf
-                                .as_ref()
-                                .filter(|_| !method.flags.contains(PyMethodFlags::STATIC))
-                                .cloned();
-                            let callee =
-                                Callee::named(method.name).with_instance_arg(bound_self.is_some());
-                            self.call_native_positionals(
-                                method,
-                                bound_self,
-                                nargs as usize,
-                                callee,
-                                vm,
-                            )?
-                        };
+                        let method = native.value;
+                        let bound_self = native.instance_arg().cloned();
+                        let result = self.call_builtin_function(
+                            method,
+                            bound_self,
+                            nargs as usize,
+                            effective_nargs as usize,
+                            vm,
+                        )?;
                         self.push_value(result);
                         return Ok(None);
                     }
@@ -7141,8 +7113,14 @@ impl ExecutingFrame<'_> {
                     {
                         let method = descr.method;
                         let callee = Callee::named(method.name).with_instance_arg(true);
-                        let result =
-                            self.call_native_positionals(method, None, nargs as usize, callee, vm)?;
+                        let result = self.call_native_positionals(
+                            method,
+                            None,
+                            nargs as usize,
+                            total_nargs as usize,
+                            callee,
+                            vm,
+                        )?;
                         self.push_value(result);
                         return Ok(None);
                     }
@@ -7177,8 +7155,14 @@ impl ExecutingFrame<'_> {
                     {
                         let method = descr.method;
                         let callee = Callee::named(method.name).with_instance_arg(true);
-                        let result =
-                            self.call_native_positionals(method, None, nargs as usize, callee, vm)?;
+                        let result = self.call_native_positionals(
+                            method,
+                            None,
+                            nargs as usize,
+                            total_nargs as usize,
+                            callee,
+                            vm,
+                        )?;
                         self.push_value(result);
                         return Ok(None);
                     }
@@ -7214,8 +7198,14 @@ impl ExecutingFrame<'_> {
                 {
                     let method = descr.method;
                     let callee = Callee::named(method.name).with_instance_arg(true);
-                    let result =
-                        self.call_native_positionals(method, None, nargs as usize, callee, vm)?;
+                    let result = self.call_native_positionals(
+                        method,
+                        None,
+                        nargs as usize,
+                        total_nargs as usize,
+                        callee,
+                        vm,
+                    )?;
                     self.push_value(result);
                     return Ok(None);
                 }
@@ -7315,8 +7305,14 @@ impl ExecutingFrame<'_> {
                 {
                     let method = descr.method;
                     let callee = Callee::named(method.name).with_instance_arg(true);
-                    let result =
-                        self.call_native_positionals(method, None, nargs as usize, callee, vm)?;
+                    let result = self.call_native_positionals(
+                        method,
+                        None,
+                        nargs as usize,
+                        total_nargs as usize,
+                        callee,
+                        vm,
+                    )?;
                     self.push_value(result);
                     return Ok(None);
                 }
@@ -12570,7 +12566,7 @@ impl ExecutingFrame<'_> {
     /// Call the native function `method` with the call's positional arguments,
     /// taken off the stack with the callable: `bound_self` (a bound builtin's
     /// instance) first when given, then `self` when the call has one, then the
-    /// `nargs` positionals. A call of up to [`SMALL_NATIVE_CALL_ARGS`] arguments
+    /// `nargs` positionals (`on_stack` arguments with `self`). A call of up to [`SMALL_NATIVE_CALL_ARGS`] arguments
     /// to a function with a [`positional`](PyMethodDef::positional) entry
     /// point binds them from a buffer here, with no argument vector (CPython's
     /// `METH_NOARGS` / `METH_O` / `METH_FASTCALL` calls).
@@ -12580,13 +12576,12 @@ impl ExecutingFrame<'_> {
         method: &PyMethodDef,
         bound_self: Option<PyObjectRef>,
         nargs: usize,
+        on_stack: usize,
         callee: Callee,
         vm: &VirtualMachine,
     ) -> PyResult {
-        let stack_len = self.localsplus.stack_len();
-        let self_or_null_is_some = self.localsplus.stack_index(stack_len - nargs - 1).is_some();
         let first = usize::from(bound_self.is_some());
-        let total = first + usize::from(self_or_null_is_some) + nargs;
+        let total = first + on_stack;
         if let Some(positional) = method.positional
             && total <= SMALL_NATIVE_CALL_ARGS
         {
@@ -12605,6 +12600,27 @@ impl ExecutingFrame<'_> {
             };
             (method.func)(vm, args, callee)
         }
+    }
+
+    /// Call the builtin function `method` (`bound_self`: its instance
+    /// argument) with the call's `nargs` positional arguments, `on_stack` of
+    /// them counting `self`: what `vectorcall_native_function` does, without
+    /// the argument vector unless the call is traced.
+    fn call_builtin_function(
+        &mut self,
+        method: &PyMethodDef,
+        bound_self: Option<PyObjectRef>,
+        nargs: usize,
+        on_stack: usize,
+        vm: &VirtualMachine,
+    ) -> PyResult {
+        if vm.use_tracing.get() {
+            let (callable, args) = self.take_call_args(nargs);
+            debug_assert_eq!(args.len(), on_stack);
+            return callable.vectorcall(args, on_stack, None, vm);
+        }
+        let callee = Callee::named(method.name).with_instance_arg(bound_self.is_some());
+        self.call_native_positionals(method, bound_self, nargs, on_stack, callee, vm)
     }
 
     /// Pop multiple values from the stack. Panics if any slot is NULL.

@@ -81,6 +81,16 @@ impl PyNativeFunction {
     pub const fn as_func(&self) -> &'static dyn PyNativeFn {
         self.value.func
     }
+
+    /// The object a call passes first, as the instance: a bound builtin's
+    /// `__self__`. A `STATIC` method keeps its class there for its qualname
+    /// and repr only, and a module function's module is not passed.
+    #[inline]
+    pub(crate) fn instance_arg(&self) -> Option<&PyObjectRef> {
+        self.zelf
+            .as_ref()
+            .filter(|_| !self.value.flags.contains(PyMethodFlags::STATIC))
+    }
 }
 
 impl Callable for PyNativeFunction {
@@ -88,13 +98,9 @@ impl Callable for PyNativeFunction {
     #[inline]
     fn call(zelf: &Py<Self>, mut args: FuncArgs, vm: &VirtualMachine) -> PyResult {
         let mut callee = Callee::named(zelf.value.name);
-        if let Some(z) = &zelf.zelf {
-            // STATIC methods store the class in zelf for qualname/repr purposes,
-            // but should not prepend it to args (the Rust function doesn't expect it).
-            if !zelf.value.flags.contains(PyMethodFlags::STATIC) {
-                args.prepend_arg(z.clone());
-                callee = callee.with_instance_arg(true);
-            }
+        if let Some(instance) = zelf.instance_arg() {
+            args.prepend_arg(instance.clone());
+            callee = callee.with_instance_arg(true);
         }
         (zelf.value.func)(vm, args, callee)
     }
@@ -269,13 +275,11 @@ fn vectorcall_native_function(
     let zelf: &Py<PyNativeFunction> = zelf_obj.downcast_ref().unwrap();
 
     // Build FuncArgs with self already at position 0 (no insert(0) needed)
-    let needs_self = zelf
-        .zelf
-        .as_ref()
-        .is_some_and(|_| !zelf.value.flags.contains(PyMethodFlags::STATIC));
+    let instance = zelf.instance_arg();
+    let needs_self = instance.is_some();
 
-    let func_args = if needs_self {
-        let self_obj = zelf.zelf.as_ref().unwrap().clone();
+    let func_args = if let Some(instance) = instance {
+        let self_obj = instance.clone();
         let mut all_args = Vec::with_capacity(args.len() + 1);
         all_args.push(self_obj);
         all_args.extend(args);
