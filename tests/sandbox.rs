@@ -540,6 +540,53 @@ fn time_limit_ends_even_catch_all_loops() {
     assert_eq!(value(&run(&rt, "return 'alive'")), json!("alive"));
 }
 
+/// The VM polls for the time limit's interrupt where CPython polls its eval breaker: on backward
+/// jumps and at `RESUME` (a frame's entry, a generator's resumption), not before every instruction.
+/// Every shape of endless run passes one of them: a plain loop, a loop that catches everything, a
+/// generator driven by a `for`, a generator expression a builtin drains, and a builtin that calls a
+/// Python function forever with no backward jump in any Python frame. Each ends at the limit with
+/// a `TimeoutError`, in both engines, and the runtime answers the next run.
+#[test]
+fn the_time_limit_ends_endless_runs_of_every_shape() {
+    let shapes = [
+        ("loop", "while True:\n    pass"),
+        (
+            "catch-all loop",
+            "while True:\n    try:\n        while True:\n            pass\n    except BaseException:\n        pass",
+        ),
+        (
+            "generator",
+            "def gen():\n    while True:\n        yield 1\nfor _ in gen():\n    pass",
+        ),
+        ("generator expression", "sum(1 for _ in iter(int, 1))"),
+        (
+            "builtin calling Python",
+            "any(map(lambda x: False, iter(int, 1)))",
+        ),
+    ];
+    for isolation in common::isolations() {
+        let mut config = common::config_for(isolation);
+        config.limits.timeout_seconds = 0.3;
+        let rt = Arc::new(Toolplane::new(config).unwrap());
+        for (name, code) in shapes {
+            let (tx, rx) = std::sync::mpsc::channel();
+            let runtime = rt.clone();
+            std::thread::spawn(move || {
+                let _ = tx.send(run(&runtime, code));
+            });
+            let r = rx
+                .recv_timeout(std::time::Duration::from_secs(60))
+                .unwrap_or_else(|_| panic!("{isolation:?}, {name}: the run never ended"));
+            assert_eq!(error(&r).0, "TimeoutError", "{isolation:?}, {name}");
+        }
+        assert_eq!(
+            value(&run(&rt, "return 'alive'")),
+            json!("alive"),
+            "{isolation:?}"
+        );
+    }
+}
+
 #[test]
 fn recursion_is_a_python_error_never_a_crash() {
     let rt = Toolplane::new(Config::default()).unwrap();

@@ -1,8 +1,9 @@
 //! Time limits inside the VM: a watchdog thread and a sticky interrupt.
 //!
-//! RustPython checks for interrupts between bytecodes (its user-signal channel). The interrupt re-queues
-//! itself each time it fires, so a snippet that catches `BaseException` in a loop is interrupted again at
-//! its next instruction, until the run is over. The eval-breaker flag is process-global, so another VM
+//! The VM checks for interrupts (its user-signal channel) where CPython checks its eval breaker: on every
+//! backward jump and at every `RESUME` (a frame's entry, a generator's resumption), which any run that does
+//! not end passes again and again. The interrupt re-queues itself each time it fires, so a snippet that
+//! catches `BaseException` in a loop is interrupted again at its next check, until the run is over. The eval-breaker flag is process-global, so another VM
 //! can consume our wake-up; the watchdog therefore re-sends every few milliseconds past the deadline.
 
 use std::sync::atomic::{AtomicBool, Ordering};

@@ -3,7 +3,8 @@
 //!
 //! Over the budget, a single huge request (≥ 64 MiB) fails at once — RustPython's paths that make such
 //! requests (`[0] * n`, `'a' * n`, `bytearray(n)`) handle that as `MemoryError` — and any smaller one
-//! is allowed but flags the run, which the watchdog turns into a `MemoryError` at the next bytecode.
+//! is allowed but flags the run, which the watchdog turns into a `MemoryError` at the run's next backward
+//! jump or function entry (where the VM checks for interrupts).
 //! This is accounting, not a hard guarantee: memory freed by another thread, or native code that
 //! grows in one step, can overshoot. Hard limits come with process isolation (RLIMIT_AS).
 

@@ -683,6 +683,93 @@ events = repr([e for e in events if e[1] in ("fact", "gen")])
         );
     }
 
+    /// Everything a trace function needs before an instruction runs happens out of the dispatch
+    /// loop, behind one test of the tracing flag. The 'line' and 'opcode' events still come in
+    /// order, once per line change and once per instruction; an exception a 'line' or an 'opcode'
+    /// callback raises is raised at that instruction, so the frame's own `except` catches it (as in
+    /// CPython 3.11) and one the frame does not catch leaves it; a callback that turns tracing off
+    /// stops the events at once.
+    #[test]
+    fn a_trace_function_sees_lines_and_opcodes_and_its_exceptions_are_raised_in_place() {
+        with_module(
+            r#"
+import sys
+def f(x):
+    y = x + 1
+    z = y * 2
+    return z - 1
+def guarded(x):
+    try:
+        y = x + 1
+        return ("body", y)
+    except ValueError as e:
+        return ("handled", str(e))
+def line_of(frame, fn):
+    return frame.f_lineno - fn.__code__.co_firstlineno
+def traced(tracer, fn, *args):
+    sys.settrace(tracer)
+    try:
+        return fn(*args)
+    except Exception as e:
+        return ("escaped", repr(e))
+    finally:
+        sys.settrace(None)
+log = []
+def lines_and_opcodes(frame, event, arg):
+    if frame.f_code.co_name == "f":
+        frame.f_trace_opcodes = True
+        log.append((event, line_of(frame, f)))
+    return lines_and_opcodes
+def raise_on_line(frame, event, arg):
+    if event == "line" and frame.f_code.co_name in ("f", "guarded"):
+        if line_of(frame, {"f": f, "guarded": guarded}[frame.f_code.co_name]) == 2:
+            raise ValueError("line")
+    return raise_on_line
+def raise_on_opcode(frame, event, arg):
+    if frame.f_code.co_name == "guarded":
+        frame.f_trace_opcodes = True
+        if event == "opcode" and line_of(frame, guarded) == 2:
+            raise ValueError("opcode")
+    return raise_on_opcode
+off = []
+def turn_off(frame, event, arg):
+    if frame.f_code.co_name == "f":
+        frame.f_trace_opcodes = True
+        off.append((event, line_of(frame, f)))
+        if event == "line":
+            sys.settrace(None)
+            frame.f_trace = None
+    return turn_off
+results = [traced(lines_and_opcodes, f, 3)]
+runs = []
+for event, line in log:
+    if not runs or runs[-1] != (event, line):
+        runs.append((event, line))
+every_line_has_opcodes = all(log.count(("opcode", n)) > 0 for n in (1, 2, 3))
+results += [traced(raise_on_line, guarded, 1), traced(raise_on_line, f, 1)]
+results += [traced(raise_on_opcode, guarded, 1), traced(turn_off, f, 2), off]
+results = repr(results)
+runs = repr(runs)
+"#,
+            |vm, scope| {
+                let runs: String = global(vm, scope, "runs");
+                assert_eq!(
+                    runs,
+                    "[('call', 0), ('line', 1), ('opcode', 1), ('line', 2), ('opcode', 2), \
+                     ('line', 3), ('opcode', 3), ('return', 3)]"
+                );
+                let every_line_has_opcodes: bool = global(vm, scope, "every_line_has_opcodes");
+                assert!(every_line_has_opcodes);
+                let results: String = global(vm, scope, "results");
+                assert_eq!(
+                    results,
+                    "[7, ('handled', 'line'), ('escaped', \"ValueError('line')\"), \
+                     ('handled', 'opcode'), 5, [('call', 0), ('line', 1)]]"
+                );
+            },
+        );
+    }
+
     /// `%` and `//` of two compact ints take a specialized site (`BINARY_OP_EXTEND`) instead of the
     /// generic operator dispatch. Once the sites have warmed up on small ints, every sign
     /// combination, the edges of the compact range, big ints, a zero divisor, `bool`, `float` and

@@ -785,6 +785,14 @@ impl Drop for LocalsPlus {
         // materialize_localsplus() + datastack_pop() before drop.
         // If not (e.g. panic), the DataStack memory is leaked but
         // values are still dropped safely.
+        //
+        // A frame released from the data stack was emptied and detached
+        // already (`release_datastack_frame`): storage of no capacity holds
+        // no values, and returning here spares every call's release a second
+        // pass over nothing.
+        if self.capacity() == 0 {
+            return;
+        }
         self.drop_values();
     }
 }
@@ -2779,6 +2787,49 @@ pub(crate) fn gen_collapse_allowed(vm: &VirtualMachine) -> bool {
     !vm.use_tracing.get() && vm.state.monitoring_events.load() == 0
 }
 
+/// What the dispatch loop does after [`ExecutingFrame::trace_before_instruction`].
+enum TraceStep {
+    /// Run the instruction.
+    Run,
+    /// The tracer moved `lasti` (an exception it raised was handled, or it set
+    /// `f_lineno`): dispatch from there instead.
+    Restart,
+    /// The frame is done: an exception the tracer raised left it, or ended it.
+    Finish(PyResult<ExecutionResult>),
+}
+
+/// Poll the eval breaker: pending signals, the host's interrupts and (with
+/// `threading`) a scheduled collection.
+///
+/// Polled where CPython 3.11 polls it — at `RESUME` (a frame's entry and each
+/// generator resumption) and on every backward jump — rather than before
+/// every instruction: any execution that does not end passes one of the two
+/// again and again, and straight-line code between them is bounded by the
+/// size of its code object. The check left the dispatch of every other
+/// instruction.
+#[inline(always)]
+fn poll_eval_breaker(vm: &VirtualMachine) -> PyResult<()> {
+    // The body is out of line so that the signal/QSBR/GC code it pulls in
+    // does not sit inside the dispatch loop, where it inflates register
+    // pressure (and hence per-instruction spills) for every opcode.
+    #[cold]
+    #[inline(never)]
+    fn eval_breaker_work(vm: &VirtualMachine) -> PyResult<()> {
+        vm.check_signals()?;
+        // Run a scheduled automatic collection here — a safepoint with no
+        // interpreter locks held — instead of synchronously inside the
+        // allocation that tripped the threshold.
+        #[cfg(feature = "threading")]
+        vm.run_scheduled_gc();
+        Ok(())
+    }
+    if vm.eval_breaker_tripped() {
+        eval_breaker_work(vm)
+    } else {
+        Ok(())
+    }
+}
+
 /// The sub-generator a frame suspended in a `yield from` / `await` is
 /// delegating to, if the trampoline can resume it in this frame's place.
 ///
@@ -3592,6 +3643,94 @@ impl ExecutingFrame<'_> {
         Ok(())
     }
 
+    /// The tracer's part of an instruction's dispatch, with tracing on: the
+    /// 'line' event when the line changes and the 'opcode' event when the
+    /// frame asks for them, before the instruction at `idx` runs (`lasti` is
+    /// already `idx + 1`).
+    #[cold]
+    #[inline(never)]
+    fn trace_before_instruction(&mut self, idx: usize, vm: &VirtualMachine) -> TraceStep {
+        // Fire 'line' trace event when line number changes.
+        // Only fire if this frame has a per-frame trace function set
+        // (frames entered before sys.settrace() have trace=None).
+        // Skip RESUME – it should not generate user-visible line events.
+        // Skip NO_LOCATION units (addr2line == -1); the locations table
+        // fills those with a dummy line, which would emit a 'line'
+        // event whose f_lineno is None.
+        if self.trace_is_set(vm)
+            && self.trace_lines_is_set()
+            && !matches!(
+                self.code.instructions.read_op(idx),
+                Instruction::Resume { .. } | Instruction::InstrumentedResume
+            )
+        {
+            let line = self.code.addr2line(idx as i32 * 2);
+            if line >= 0 && line as u32 != self.prev_line.get() {
+                self.prev_line.set(line as u32);
+                if let Err(exception) = vm.trace_event(crate::protocol::TraceEvent::Line, None) {
+                    return self.raise_from_tracer(exception, idx, vm);
+                }
+                // Trace callback may have changed lasti via set_f_lineno.
+                // Restart the loop from the new position.
+                if self.lasti.load(Relaxed) != (idx as u32 + 1) {
+                    // set_f_lineno defers stack unwinding because we hold
+                    // the state mutex.  Perform it now.
+                    let pops = self.pending_stack_pops();
+                    if pops > 0 {
+                        let from_stack = self.pending_unwind_from_stack();
+                        self.unwind_stack_for_lineno(pops as usize, from_stack, vm);
+                        self.set_pending_stack_pops(0);
+                    }
+                    return TraceStep::Restart;
+                }
+            }
+        }
+        // Fire 'opcode' trace event for sys.settrace when f_trace_opcodes is
+        // set. Skip RESUME and ExtendedArg
+        // (_Py_call_instrumentation_instruction). The line callback may have
+        // turned tracing off (sys.settrace(None)), so the flag is read again.
+        if vm.use_tracing.get()
+            && self.trace_is_set(vm)
+            && self.trace_opcodes_is_set()
+            && !matches!(
+                self.code.instructions.read_op(idx).into(),
+                Opcode::Resume | Opcode::InstrumentedResume | Opcode::ExtendedArg
+            )
+            && let Err(exception) = vm.trace_event(crate::protocol::TraceEvent::Opcode, None)
+        {
+            return self.raise_from_tracer(exception, idx, vm);
+        }
+        TraceStep::Run
+    }
+
+    /// An exception a 'line' or 'opcode' callback raised before the
+    /// instruction at `idx`: raised there, as CPython does, so that the
+    /// frame's own handlers see it.
+    fn raise_from_tracer(
+        &mut self,
+        exception: PyBaseExceptionRef,
+        idx: usize,
+        vm: &VirtualMachine,
+    ) -> TraceStep {
+        if let Some((loc, _end_loc)) = self.code.locations.get(idx) {
+            let next = exception.traceback();
+            let new_traceback =
+                PyTraceback::new(next, self.frame_object(vm), idx as i32 * 2, loc.line);
+            exception.set_traceback(Some(new_traceback.into_ref(&vm.ctx)));
+        }
+        match self.unwind_blocks(
+            vm,
+            UnwindReason::Raising {
+                exception,
+                offset: idx as u32,
+            },
+        ) {
+            Ok(None) => TraceStep::Restart,
+            Ok(Some(value)) => TraceStep::Finish(Ok(value)),
+            Err(e) => TraceStep::Finish(Err(e)),
+        }
+    }
+
     fn run(&mut self, vm: &VirtualMachine) -> PyResult<ExecutionResult> {
         flame_guard!(format!(
             "FrameObject::run({obj_name})",
@@ -3628,82 +3767,18 @@ impl ExecutingFrame<'_> {
             // than read-modify-written, which would re-load what was just read.
             lasti_cell.store(idx as u32 + 1, Relaxed);
 
-            // Read once and reuse for both the line-trace check below and
-            // the opcode-trace check after the instruction is decoded,
-            // instead of re-reading the Cell twice per instruction. This is
-            // safe even though the intervening trace_event call could in
-            // principle toggle it, because we refresh `tracing` below right
-            // after that call returns (that cold path is only taken when
-            // tracing was already on, so it costs nothing on the hot path).
-            let mut tracing = vm.use_tracing.get();
-
-            // Fire 'line' trace event when line number changes.
-            // Only fire if this frame has a per-frame trace function set
-            // (frames entered before sys.settrace() have trace=None).
-            // Skip RESUME – it should not generate user-visible line events.
-            // Skip NO_LOCATION units (addr2line == -1); the locations table
-            // fills those with a dummy line, which would emit a 'line'
-            // event whose f_lineno is None.
-            if tracing
-                && self.trace_is_set(vm)
-                && self.trace_lines_is_set()
-                && !matches!(
-                    self.code.instructions.read_op(idx),
-                    Instruction::Resume { .. } | Instruction::InstrumentedResume
-                )
-            {
-                let line = self.code.addr2line(idx as i32 * 2);
-                if line >= 0 && line as u32 != self.prev_line.get() {
-                    self.prev_line.set(line as u32);
-                    match vm.trace_event(crate::protocol::TraceEvent::Line, None) {
-                        Ok(_) => {}
-                        Err(exception) => {
-                            if let Some((loc, _end_loc)) = self.code.locations.get(idx) {
-                                let next = exception.traceback();
-                                let new_traceback = PyTraceback::new(
-                                    next,
-                                    self.frame_object(vm),
-                                    idx as i32 * 2,
-                                    loc.line,
-                                );
-                                exception.set_traceback(Some(new_traceback.into_ref(&vm.ctx)));
-                            }
-                            match self.unwind_blocks(
-                                vm,
-                                UnwindReason::Raising {
-                                    exception,
-                                    offset: idx as u32,
-                                },
-                            ) {
-                                Ok(None) => {
-                                    arg_state.reset();
-                                    idx = lasti_cell.load(Relaxed) as usize;
-                                    continue;
-                                }
-                                Ok(Some(value)) => break Ok(value),
-                                Err(e) => break Err(e),
-                            }
-                        }
-                    }
-                    // The trace callback may have toggled tracing (e.g. via
-                    // sys.settrace(None)); refresh before the opcode-trace check
-                    // below reuses this flag.
-                    tracing = vm.use_tracing.get();
-                    // Trace callback may have changed lasti via set_f_lineno.
-                    // Re-read and restart the loop from the new position.
-                    if lasti_cell.load(Relaxed) != (idx as u32 + 1) {
-                        // set_f_lineno defers stack unwinding because we hold
-                        // the state mutex.  Perform it now.
-                        let pops = self.pending_stack_pops();
-                        if pops > 0 {
-                            let from_stack = self.pending_unwind_from_stack();
-                            self.unwind_stack_for_lineno(pops as usize, from_stack, vm);
-                            self.set_pending_stack_pops(0);
-                        }
+            // Everything a tracer needs happens in one cold call behind one
+            // flag test, so that nothing of it stays live across the dispatch
+            // of an untraced instruction.
+            if vm.use_tracing.get() {
+                match self.trace_before_instruction(idx, vm) {
+                    TraceStep::Run => {}
+                    TraceStep::Restart => {
                         arg_state.reset();
                         idx = lasti_cell.load(Relaxed) as usize;
                         continue;
                     }
+                    TraceStep::Finish(result) => break result,
                 }
             }
             // One aligned acquire load fetches opcode and arg together; two
@@ -3727,82 +3802,6 @@ impl ExecutingFrame<'_> {
             // prev_line itself is now only touched on the (cold) tracing
             // path, where it deduplicates consecutive 'line' events.
 
-            if tracing {
-                // Fire 'opcode' trace event for sys.settrace when f_trace_opcodes
-                // is set. Skip RESUME and ExtendedArg
-                // (_Py_call_instrumentation_instruction).
-                if self.trace_is_set(vm)
-                    && self.trace_opcodes_is_set()
-                    && !matches!(
-                        op.into(),
-                        Opcode::Resume | Opcode::InstrumentedResume | Opcode::ExtendedArg
-                    )
-                {
-                    vm.trace_event(crate::protocol::TraceEvent::Opcode, None)?;
-                }
-            }
-
-            // The body is out of line so that the signal/QSBR/GC code it
-            // pulls in does not sit inside the dispatch loop, where it
-            // inflates register pressure (and hence per-instruction spills)
-            // for every opcode.
-            #[cold]
-            #[inline(never)]
-            fn eval_breaker_work(vm: &VirtualMachine) -> PyResult<()> {
-                vm.check_signals()?;
-                // Run a scheduled automatic collection here — a safepoint with
-                // no interpreter locks held — instead of synchronously inside
-                // the allocation that tripped the threshold.
-                #[cfg(feature = "threading")]
-                vm.run_scheduled_gc();
-                Ok(())
-            }
-            if vm.eval_breaker_tripped()
-                && let Err(exception) = eval_breaker_work(vm)
-            {
-                #[cold]
-                fn handle_signal_exception(
-                    frame: &mut ExecutingFrame<'_>,
-                    exception: PyBaseExceptionRef,
-                    idx: usize,
-                    vm: &VirtualMachine,
-                ) -> FrameResult {
-                    if let Some((loc, _end_loc)) = frame.code.locations.get(idx) {
-                        let next = exception.traceback();
-                        let new_traceback = PyTraceback::new(
-                            next,
-                            frame.frame_object(vm),
-                            idx as i32 * 2,
-                            loc.line,
-                        );
-                        exception.set_traceback(Some(new_traceback.into_ref(&vm.ctx)));
-                    }
-                    vm.contextualize_exception(&exception);
-                    frame.unwind_blocks(
-                        vm,
-                        UnwindReason::Raising {
-                            exception,
-                            offset: idx as u32,
-                        },
-                    )
-                }
-                match handle_signal_exception(self, exception, idx, vm) {
-                    Ok(None) => {}
-                    Ok(Some(value)) => {
-                        break Ok(value);
-                    }
-                    Err(exception) => {
-                        break Err(exception);
-                    }
-                }
-                // The handler this unwound to starts a fresh instruction,
-                // so drop any EXTENDED_ARG prefix collected for the one
-                // the signal interrupted — the loop's own reset at the
-                // bottom is skipped by this `continue`.
-                arg_state.reset();
-                idx = lasti_cell.load(Relaxed) as usize;
-                continue;
-            }
             // lasti was just stored as `idx + 1` above and nothing between
             // there and here writes it, so the pre-dispatch value is known
             // without an extra atomic load.
@@ -4939,6 +4938,7 @@ impl ExecutingFrame<'_> {
                 Ok(None)
             }
             Instruction::JumpBackward { .. } => {
+                poll_eval_breaker(vm)?;
                 // CPython rewrites JUMP_BACKWARD to JUMP_BACKWARD_NO_JIT
                 // when JIT is unavailable.
                 let instr_idx = self.lasti() as usize - 1;
@@ -4951,6 +4951,7 @@ impl ExecutingFrame<'_> {
                 Ok(None)
             }
             Instruction::JumpBackwardJit | Instruction::JumpBackwardNoJit => {
+                poll_eval_breaker(vm)?;
                 self.jump_relative_backward_and_trace_line(u32::from(arg), 1, vm)?;
                 Ok(None)
             }
@@ -5595,6 +5596,7 @@ impl ExecutingFrame<'_> {
             }
             Instruction::RaiseVarargs { argc: kind } => self.execute_raise(vm, kind.get(arg)),
             Instruction::Resume { .. } | Instruction::ResumeCheck => {
+                poll_eval_breaker(vm)?;
                 // Lazy quickening: initialize adaptive counters on first execution.
                 // Read before the swap so that the steady state — every call after
                 // the first — costs a load rather than a read-modify-write.
@@ -8081,6 +8083,7 @@ impl ExecutingFrame<'_> {
         self.monitoring_mask = vm.state.monitoring_events.load();
         match instruction {
             Instruction::InstrumentedResume => {
+                poll_eval_breaker(vm)?;
                 // Version check: re-instrument if stale
                 let global_ver = vm
                     .state
@@ -8212,6 +8215,7 @@ impl ExecutingFrame<'_> {
                 Ok(None)
             }
             Instruction::InstrumentedJumpBackward => {
+                poll_eval_breaker(vm)?;
                 let src_offset = (self.lasti() - 1) * 2;
                 let from_idx = self.lasti().saturating_sub(1) as usize;
                 let target_idx = self.lasti() + 1 - u32::from(arg);
