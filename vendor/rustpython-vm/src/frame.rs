@@ -3898,6 +3898,18 @@ impl ExecutingFrame<'_> {
                     // AnyInstruction::Reraise are reraise operations that should not add
                     // new traceback entries.
                     // EndAsyncFor and CleanupThrow also re-raise non-matching exceptions.
+                    //
+                    // The raising instruction is read again here rather than
+                    // its decoded opcode and argument being kept live across
+                    // every handler, which spilled them on every instruction.
+                    // A raise kind fits in one byte, so no EXTENDED_ARG
+                    // prefix applies, and raises do not specialize.
+                    // SAFETY: as for the fetch at the top of the loop.
+                    let raised = unsafe { bytecode::CodeUnits::read_unit_from(units_ptr, idx) };
+                    let (op, arg) = (
+                        raised.op,
+                        bytecode::OpArg::new(u32::from(u8::from(raised.arg))),
+                    );
                     let is_reraise = match op {
                         Instruction::RaiseVarargs { argc: kind } => matches!(
                             kind.get(arg),
