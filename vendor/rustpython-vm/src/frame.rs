@@ -3754,7 +3754,7 @@ impl ExecutingFrame<'_> {
         // inside the loop cost two more dependent loads per instruction.
         let units_ptr = self.code.instructions.units_ptr();
         let mut arg_state = bytecode::OpArgState::default();
-        let mut idx = lasti_cell.load(Relaxed) as usize;
+        let mut idx = lasti_cell.load(Relaxed);
         // Previous opcode in this frame, for the `(prev, op)` pair histogram.
         // Zero (`CACHE`, never dispatched) marks "no predecessor yet".
         #[cfg(feature = "opcode-histogram")]
@@ -3765,17 +3765,17 @@ impl ExecutingFrame<'_> {
             // locations[lasti - 1]) returns the line of the instruction
             // being traced, not the previous one. Stored from `idx` rather
             // than read-modify-written, which would re-load what was just read.
-            lasti_cell.store(idx as u32 + 1, Relaxed);
+            lasti_cell.store(idx + 1, Relaxed);
 
             // Everything a tracer needs happens in one cold call behind one
             // flag test, so that nothing of it stays live across the dispatch
             // of an untraced instruction.
             if vm.use_tracing.get() {
-                match self.trace_before_instruction(idx, vm) {
+                match self.trace_before_instruction(idx as usize, vm) {
                     TraceStep::Run => {}
                     TraceStep::Restart => {
                         arg_state.reset();
-                        idx = lasti_cell.load(Relaxed) as usize;
+                        idx = lasti_cell.load(Relaxed);
                         continue;
                     }
                     TraceStep::Finish(result) => break result,
@@ -3787,7 +3787,7 @@ impl ExecutingFrame<'_> {
             // SAFETY: `idx` is a position this code object's own control flow
             // produced, so it is in bounds of the instruction array, and
             // `units_ptr` stays valid for as long as `self.code` is borrowed.
-            let unit = unsafe { bytecode::CodeUnits::read_unit_from(units_ptr, idx) };
+            let unit = unsafe { bytecode::CodeUnits::read_unit_from(units_ptr, idx as usize) };
             let op = unit.op;
             let arg = arg_state.extend(unit.arg);
             let mut do_extend_arg = false;
@@ -3805,7 +3805,7 @@ impl ExecutingFrame<'_> {
             // lasti was just stored as `idx + 1` above and nothing between
             // there and here writes it, so the pre-dispatch value is known
             // without an extra atomic load.
-            let lasti_before = idx as u32 + 1;
+            let lasti_before = idx + 1;
             #[cfg(feature = "opcode-histogram")]
             {
                 let op_byte = u8::from(op);
@@ -3905,7 +3905,8 @@ impl ExecutingFrame<'_> {
                     // A raise kind fits in one byte, so no EXTENDED_ARG
                     // prefix applies, and raises do not specialize.
                     // SAFETY: as for the fetch at the top of the loop.
-                    let raised = unsafe { bytecode::CodeUnits::read_unit_from(units_ptr, idx) };
+                    let raised =
+                        unsafe { bytecode::CodeUnits::read_unit_from(units_ptr, idx as usize) };
                     let (op, arg) = (
                         raised.op,
                         bytecode::OpArg::new(u32::from(u8::from(raised.arg))),
@@ -3938,7 +3939,7 @@ impl ExecutingFrame<'_> {
                         let mon_events = vm.state.monitoring_events.load();
                         if is_reraise {
                             if mon_events & MonitoringEvent::Reraise.mask() != 0 {
-                                let offset = idx as u32 * 2;
+                                let offset = idx * 2;
                                 let exc_obj: PyObjectRef = exception.clone().into();
                                 match monitoring::fire_reraise(vm, self.code, offset, &exc_obj) {
                                     Ok(()) => exception,
@@ -3948,7 +3949,7 @@ impl ExecutingFrame<'_> {
                                 exception
                             }
                         } else if mon_events & MonitoringEvent::Raise.mask() != 0 {
-                            let offset = idx as u32 * 2;
+                            let offset = idx * 2;
                             let exc_obj: PyObjectRef = exception.clone().into();
                             match monitoring::fire_raise(vm, self.code, offset, &exc_obj) {
                                 Ok(()) => exception,
@@ -3966,7 +3967,14 @@ impl ExecutingFrame<'_> {
                         self.fire_exception_trace(&exception, vm)?;
                     }
 
-                    match handle_exception(self, exception, idx, is_reraise, is_new_raise, vm) {
+                    match handle_exception(
+                        self,
+                        exception,
+                        idx as usize,
+                        is_reraise,
+                        is_new_raise,
+                        vm,
+                    ) {
                         // The handler unwound to a new position, so the next
                         // index is whatever it left in the frame.
                         Ok(None) => next_idx = lasti_cell.load(Relaxed),
@@ -3977,7 +3985,7 @@ impl ExecutingFrame<'_> {
                                 & MonitoringEvent::PyUnwind.mask()
                                 != 0
                             {
-                                let offset = idx as u32 * 2;
+                                let offset = idx * 2;
                                 let exc_obj: PyObjectRef = exception.clone().into();
                                 match monitoring::fire_py_unwind(vm, self.code, offset, &exc_obj) {
                                     Ok(()) => exception,
@@ -3995,7 +4003,7 @@ impl ExecutingFrame<'_> {
             if !do_extend_arg {
                 arg_state.reset()
             }
-            idx = next_idx as usize;
+            idx = next_idx;
         }
     }
 
