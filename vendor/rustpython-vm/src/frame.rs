@@ -2690,11 +2690,7 @@ pub(crate) fn trampoline_handle_exception(
     let idx = (exec.lasti() as usize).saturating_sub(1);
 
     // Add traceback entry at the call site.
-    if let Some((loc, _end_loc)) = exec.code.locations.get(idx) {
-        let next = exception.traceback();
-        let new_traceback = PyTraceback::new(next, exec.frame_object(vm), idx as i32 * 2, loc.line);
-        exception.set_traceback(Some(new_traceback.into_ref(&vm.ctx)));
-    }
+    exec.push_traceback_entry(exception, idx, vm);
 
     exec.fire_exception_trace(exception, vm)?;
     let exception = {
@@ -3712,12 +3708,7 @@ impl ExecutingFrame<'_> {
         idx: usize,
         vm: &VirtualMachine,
     ) -> TraceStep {
-        if let Some((loc, _end_loc)) = self.code.locations.get(idx) {
-            let next = exception.traceback();
-            let new_traceback =
-                PyTraceback::new(next, self.frame_object(vm), idx as i32 * 2, loc.line);
-            exception.set_traceback(Some(new_traceback.into_ref(&vm.ctx)));
-        }
+        self.push_traceback_entry(&exception, idx, vm);
         match self.unwind_blocks(
             vm,
             UnwindReason::Raising {
@@ -3728,6 +3719,23 @@ impl ExecutingFrame<'_> {
             Ok(None) => TraceStep::Restart,
             Ok(Some(value)) => TraceStep::Finish(Ok(value)),
             Err(e) => TraceStep::Finish(Err(e)),
+        }
+    }
+
+    /// Add this frame's entry at the instruction `idx` to `exception`'s
+    /// traceback (`PyTraceBack_Here`): always a new entry, even when the
+    /// exception passes through the frame again.
+    fn push_traceback_entry(
+        &self,
+        exception: &Py<PyBaseException>,
+        idx: usize,
+        vm: &VirtualMachine,
+    ) {
+        if let Some((loc, _end_loc)) = self.code.locations.get(idx) {
+            let next = exception.traceback();
+            let new_traceback =
+                PyTraceback::new(next, self.frame_object(vm), idx as i32 * 2, loc.line);
+            exception.set_traceback(Some(new_traceback.into_ref(&vm.ctx)));
         }
     }
 
@@ -3856,22 +3864,7 @@ impl ExecutingFrame<'_> {
                             // checking for duplicates. Each time an exception passes through
                             // a frame (e.g., in a loop with repeated raise statements),
                             // a new traceback entry is added.
-                            if let Some((loc, _end_loc)) = frame.code.locations.get(idx) {
-                                let next = exception.traceback();
-
-                                let new_traceback = PyTraceback::new(
-                                    next,
-                                    frame.frame_object(vm),
-                                    idx as i32 * 2,
-                                    loc.line,
-                                );
-                                vm_trace!(
-                                    "Adding to traceback: {:?} {:?}",
-                                    new_traceback,
-                                    loc.line
-                                );
-                                exception.set_traceback(Some(new_traceback.into_ref(&vm.ctx)));
-                            }
+                            frame.push_traceback_entry(&exception, idx, vm);
 
                             // _PyErr_SetObject sets __context__ only when the exception
                             // is first raised. When an exception propagates through frames,
@@ -4087,13 +4080,7 @@ impl ExecutingFrame<'_> {
                 };
                 if let Err(err) = close_result {
                     let idx = self.lasti().saturating_sub(1) as usize;
-                    if idx < self.code.locations.len() {
-                        let (loc, _end_loc) = self.code.locations[idx];
-                        let next = err.traceback();
-                        let new_traceback =
-                            PyTraceback::new(next, self.frame_object(vm), idx as i32 * 2, loc.line);
-                        err.set_traceback(Some(new_traceback.into_ref(&vm.ctx)));
-                    }
+                    self.push_traceback_entry(&err, idx, vm);
 
                     self.push_value(vm.ctx.none());
                     vm.chain_stack_item(&err);
@@ -4145,17 +4132,7 @@ impl ExecutingFrame<'_> {
                         // which goes through error: → PyTraceBack_Here. We add the
                         // entry here before calling unwind_blocks.
                         let idx = self.lasti().saturating_sub(1) as usize;
-                        if idx < self.code.locations.len() {
-                            let (loc, _end_loc) = self.code.locations[idx];
-                            let next = err.traceback();
-                            let new_traceback = PyTraceback::new(
-                                next,
-                                self.frame_object(vm),
-                                idx as i32 * 2,
-                                loc.line,
-                            );
-                            err.set_traceback(Some(new_traceback.into_ref(&vm.ctx)));
-                        }
+                        self.push_traceback_entry(&err, idx, vm);
 
                         self.push_value(vm.ctx.none());
                         vm.chain_stack_item(&err);
@@ -4194,13 +4171,7 @@ impl ExecutingFrame<'_> {
 
         // Add traceback entry for the generator frame at the yield site
         let idx = self.lasti().saturating_sub(1) as usize;
-        if idx < self.code.locations.len() {
-            let (loc, _end_loc) = self.code.locations[idx];
-            let next = exception.traceback();
-            let new_traceback =
-                PyTraceback::new(next, self.frame_object(vm), idx as i32 * 2, loc.line);
-            exception.set_traceback(Some(new_traceback.into_ref(&vm.ctx)));
-        }
+        self.push_traceback_entry(&exception, idx, vm);
 
         // Fire PY_THROW and RAISE events before raising the exception.
         // If a monitoring callback fails, its exception replaces the original.
