@@ -770,6 +770,58 @@ runs = repr(runs)
         );
     }
 
+    /// An instruction whose argument needs `EXTENDED_ARG` prefixes (a local, a constant or a jump
+    /// past 255) gets the whole argument, and runs at its own index: its inline caches and relative
+    /// jumps line up, traced or not, in a function body and in a loop body long enough that the jump
+    /// back is prefixed too.
+    #[test]
+    fn instructions_with_extended_arguments_run_as_written_traced_or_not() {
+        with_module(
+            r#"
+import sys
+names = [f"v{i}" for i in range(300)]
+src = "def many(flag):\n"
+src += "".join(f"    {n} = 'c{i}'\n" for i, n in enumerate(names))
+src += "    if flag:\n"
+src += "".join(f"        {n} = {n} + '!'\n" for n in names)
+src += f"    return {names[299]} + {names[0]}\n"
+src += "def loop(n):\n    total = 0\n    i = 0\n    while i < n:\n"
+src += "".join(f"        total = total + {i}\n" for i in range(300))
+src += "        i = i + 1\n    return total\n"
+ns = {}
+exec(src, ns)
+many, loop = ns["many"], ns["loop"]
+def run_all():
+    return [many(False), many(True), many(True), loop(3), loop(0)]
+plain = [run_all() for _ in range(3)]
+opcodes = []
+def tracer(frame, event, arg):
+    if frame.f_code.co_name in ("many", "loop"):
+        frame.f_trace_opcodes = True
+        if event == "opcode":
+            opcodes.append(frame.f_code.co_name)
+    return tracer
+sys.settrace(tracer)
+try:
+    traced = run_all()
+finally:
+    sys.settrace(None)
+results = repr(plain + [traced])
+traced_opcodes = len(opcodes) > 0
+"#,
+            |vm, scope| {
+                let expected = format!(
+                    "['c299c0', 'c299!c0!', 'c299!c0!', {}, 0]",
+                    3 * (0..300).sum::<i64>()
+                );
+                let results: String = global(vm, scope, "results");
+                assert_eq!(results, format!("[{}]", vec![expected; 4].join(", ")));
+                let traced_opcodes: bool = global(vm, scope, "traced_opcodes");
+                assert!(traced_opcodes);
+            },
+        );
+    }
+
     /// `%` and `//` of two compact ints take a specialized site (`BINARY_OP_EXTEND`) instead of the
     /// generic operator dispatch. Once the sites have warmed up on small ints, every sign
     /// combination, the edges of the compact range, big ints, a zero divisor, `bool`, `float` and

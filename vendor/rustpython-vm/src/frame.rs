@@ -2803,6 +2803,30 @@ enum TraceStep {
 /// again and again, and straight-line code between them is bounded by the
 /// size of its code object. The check left the dispatch of every other
 /// instruction.
+/// Read the instruction an EXTENDED_ARG prefix at `idx` extends, with the
+/// prefixes' argument bytes shifted in front of its own, and its index.
+///
+/// Cold: a prefix is only needed for an argument above 255.
+#[cold]
+#[inline(never)]
+fn fold_extended_arg(
+    units_ptr: *const bytecode::CodeUnit,
+    mut idx: u32,
+    prefix: bytecode::OpArg,
+) -> (Instruction, bytecode::OpArg, u32) {
+    let mut arg = u32::from(prefix);
+    loop {
+        idx += 1;
+        // SAFETY: the compiler never ends a code object with a prefix, so
+        // the unit after one is part of the same instruction array.
+        let unit = unsafe { bytecode::CodeUnits::read_unit_from(units_ptr, idx as usize) };
+        arg = (arg << 8) | u32::from(u8::from(unit.arg));
+        if !matches!(unit.op, Instruction::ExtendedArg) {
+            return (unit.op, bytecode::OpArg::new(arg), idx);
+        }
+    }
+}
+
 #[inline(always)]
 fn poll_eval_breaker(vm: &VirtualMachine) -> PyResult<()> {
     // The body is out of line so that the signal/QSBR/GC code it pulls in
@@ -3761,7 +3785,6 @@ impl ExecutingFrame<'_> {
         // its base pointer is hoisted here; reading it through `self.code`
         // inside the loop cost two more dependent loads per instruction.
         let units_ptr = self.code.instructions.units_ptr();
-        let mut arg_state = bytecode::OpArgState::default();
         let mut idx = lasti_cell.load(Relaxed);
         // Previous opcode in this frame, for the `(prev, op)` pair histogram.
         // Zero (`CACHE`, never dispatched) marks "no predecessor yet".
@@ -3782,7 +3805,6 @@ impl ExecutingFrame<'_> {
                 match self.trace_before_instruction(idx as usize, vm) {
                     TraceStep::Run => {}
                     TraceStep::Restart => {
-                        arg_state.reset();
                         idx = lasti_cell.load(Relaxed);
                         continue;
                     }
@@ -3796,9 +3818,16 @@ impl ExecutingFrame<'_> {
             // produced, so it is in bounds of the instruction array, and
             // `units_ptr` stays valid for as long as `self.code` is borrowed.
             let unit = unsafe { bytecode::CodeUnits::read_unit_from(units_ptr, idx as usize) };
-            let op = unit.op;
-            let arg = arg_state.extend(unit.arg);
-            let mut do_extend_arg = false;
+            let mut op = unit.op;
+            let mut arg = bytecode::OpArg::new(u32::from(u8::from(unit.arg)));
+            // EXTENDED_ARG prefixes are folded into the instruction they
+            // extend here, as CPython's EXTENDED_ARG dispatches straight to
+            // the next opcode: the common, unprefixed instruction then needs
+            // no extension state carried from one iteration to the next.
+            if matches!(op, Instruction::ExtendedArg) {
+                (op, arg, idx) = fold_extended_arg(units_ptr, idx, arg);
+                lasti_cell.store(idx + 1, Relaxed);
+            }
 
             // f_lineno for a live (currently executing) frame is derived
             // lazily from lasti/locations (see `FrameObject::lineno`) rather
@@ -3820,7 +3849,7 @@ impl ExecutingFrame<'_> {
                 crate::opcode_histogram::record(prev_op, op_byte);
                 prev_op = op_byte;
             }
-            let result = self.execute_instruction(op, arg, &mut do_extend_arg, vm);
+            let result = self.execute_instruction(op, arg, vm);
             // Skip inline cache entries if instruction fell through (no jump).
             // `cache_entries()` is a table lookup, so it is done here rather
             // than before dispatch: computing it up front kept the count live
@@ -3992,9 +4021,6 @@ impl ExecutingFrame<'_> {
                         }
                     }
                 }
-            }
-            if !do_extend_arg {
-                arg_state.reset()
             }
             idx = next_idx;
         }
@@ -4287,7 +4313,6 @@ impl ExecutingFrame<'_> {
         &mut self,
         instruction: Instruction,
         arg: bytecode::OpArg,
-        extend_arg: &mut bool,
         vm: &VirtualMachine,
     ) -> FrameResult {
         flame_guard!(format!(
@@ -4736,10 +4761,11 @@ impl ExecutingFrame<'_> {
                     Err(exc)
                 }
             }
-            Instruction::ExtendedArg => {
-                *extend_arg = true;
-                Ok(None)
-            }
+            // The dispatch loop folds every EXTENDED_ARG prefix into the
+            // instruction it extends (`fold_extended_arg`), so one only
+            // arrives here re-dispatched from an instrumentation side table,
+            // where it has nothing left to extend.
+            Instruction::ExtendedArg => Ok(None),
             Instruction::ForIter { .. } => {
                 // Relative forward jump: target = lasti + caches + delta
                 let target = bytecode::Label::from_u32(self.lasti() + 1 + u32::from(arg));
@@ -8414,8 +8440,7 @@ impl ExecutingFrame<'_> {
                 let result = if original_op.to_base().is_some() {
                     self.execute_instrumented(original_op, arg, vm)
                 } else {
-                    let mut do_extend_arg = false;
-                    self.execute_instruction(original_op, arg, &mut do_extend_arg, vm)
+                    self.execute_instruction(original_op, arg, vm)
                 };
                 let orig_caches = original_op.to_base().unwrap_or(original_op).cache_entries();
                 if orig_caches > 0 && self.lasti() == lasti_before_dispatch {
@@ -8447,8 +8472,7 @@ impl ExecutingFrame<'_> {
                 let result = if original_op.to_base().is_some() {
                     self.execute_instrumented(original_op, arg, vm)
                 } else {
-                    let mut do_extend_arg = false;
-                    self.execute_instruction(original_op, arg, &mut do_extend_arg, vm)
+                    self.execute_instruction(original_op, arg, vm)
                 };
                 let orig_caches = original_op.to_base().unwrap_or(original_op).cache_entries();
                 if orig_caches > 0 && self.lasti() == lasti_before_dispatch {
