@@ -727,6 +727,46 @@ impl LocalsPlus {
         }
     }
 
+    /// Move the top `dst.len()` stack entries, owned, into `dst` in stack
+    /// order, and take them off the stack: a call's arguments going into its
+    /// callee's fresh fastlocals.
+    ///
+    /// Every slot of `dst` must be empty (a new frame's), so nothing is
+    /// released as it is written. One bounds check covers the whole run,
+    /// where a pop per argument checked and moved the top each time.
+    #[inline(always)]
+    fn stack_move_top_into(&mut self, dst: &mut [Option<PyObjectRef>]) {
+        let count = dst.len();
+        let top = self.nlocalsplus as usize + self.stack_top as usize;
+        let data = self.data_as_mut_slice();
+        for (slot, raw) in dst.iter_mut().zip(&mut data[top - count..top]) {
+            debug_assert!(slot.is_none(), "argument slot of a new frame in use");
+            let entry =
+                unsafe { core::mem::transmute::<usize, Option<PyStackRef>>(core::mem::take(raw)) };
+            // SAFETY: `slot` is empty, so overwriting it leaks nothing.
+            unsafe {
+                core::ptr::write(
+                    slot,
+                    Some(expect_unchecked(entry, "call argument is NULL").to_pyobj()),
+                )
+            };
+        }
+        self.stack_top -= count as u32;
+    }
+
+    /// Take the NULL a call left below its arguments off the stack; there is
+    /// nothing in it to release.
+    #[inline(always)]
+    fn stack_discard_null(&mut self) {
+        debug_assert!(self.stack_top > 0, "stack underflow");
+        self.stack_top -= 1;
+        debug_assert_eq!(
+            self.data_as_slice()[self.nlocalsplus as usize + self.stack_top as usize],
+            0,
+            "a call's self slot holds a value"
+        );
+    }
+
     /// Extend the stack with values from an iterator.
     fn stack_extend(&mut self, iter: impl Iterator<Item = Option<PyStackRef>>) {
         for val in iter {
@@ -1115,25 +1155,27 @@ impl InterpreterFrame {
             stack_top: 0,
         };
 
-        let mut iframe = unsafe {
-            // SAFETY: the caller of `new_on_datastack` guarantees these
-            // objects outlive the datastack frame.
-            Self::new(
-                code,
-                globals,
-                builtins,
-                func_obj,
-                localsplus,
-                locals,
-                closure,
-                FrameOwner::Thread,
-            )
-        };
-        iframe.datastack_base = base;
-
-        // Write the fully initialized InterpreterFrame into the datastack.
+        // Written straight into the data stack, and its base recorded there
+        // afterwards: built first in a local, the frame was copied over field
+        // by field on every call.
         unsafe {
-            core::ptr::write(iframe_ptr, iframe);
+            // SAFETY: the caller of `new_on_datastack` guarantees these
+            // objects outlive the datastack frame; `iframe_ptr` is the start
+            // of a fresh allocation sized and aligned for the frame.
+            core::ptr::write(
+                iframe_ptr,
+                Self::new(
+                    code,
+                    globals,
+                    builtins,
+                    func_obj,
+                    localsplus,
+                    locals,
+                    closure,
+                    FrameOwner::Thread,
+                ),
+            );
+            (*iframe_ptr).datastack_base = base;
             &mut *iframe_ptr
         }
     }
@@ -4580,9 +4622,20 @@ impl ExecutingFrame<'_> {
                     let freevar_start = nlocalsplus - n;
                     let fastlocals = self.localsplus.fastlocals_mut();
                     if let Some(closure) = closure {
-                        for i in 0..n {
-                            fastlocals[freevar_start + i] =
-                                Some(closure.as_slice()[i].clone().into());
+                        for (slot, cell) in fastlocals[freevar_start..freevar_start + n]
+                            .iter_mut()
+                            .zip(closure.as_slice())
+                        {
+                            // Frame creation has already put the function's
+                            // own cells here (`InterpreterFrame::new`); only a
+                            // slot that holds something else is replaced, so
+                            // the common call pays no count up and down.
+                            if !slot
+                                .as_ref()
+                                .is_some_and(|held| core::ptr::eq(&**held, cell.as_object()))
+                            {
+                                *slot = Some(cell.clone().into());
+                            }
                         }
                     }
                 }
@@ -11734,8 +11787,7 @@ impl ExecutingFrame<'_> {
         self_or_null_is_some: bool,
         vm: &VirtualMachine,
     ) {
-        let base = usize::from(self_or_null_is_some);
-        let effective_nargs = nargs as usize + base;
+        let effective_nargs = nargs as usize + usize::from(self_or_null_is_some);
 
         // Peek at the callable (still on the stack) to build the callee
         // frame. The callable stays on the caller's stack until we're done
@@ -11768,20 +11820,15 @@ impl ExecutingFrame<'_> {
             )
         };
 
-        // Move args directly from the caller's stack into callee fastlocals,
-        // avoiding an intermediate buffer.
+        // Move the arguments, and `self` when there is one, directly from the
+        // caller's stack into the callee's fastlocals: they lie there in the
+        // same order, `self` first.
         {
             let fastlocals = callee_iframe.localsplus.fastlocals_mut();
-            for (dst, arg) in fastlocals[base..effective_nargs]
-                .iter_mut()
-                .zip(self.pop_multiple(nargs as usize))
-            {
-                *dst = Some(arg);
-            }
-            let self_or_null = self.pop_value_opt();
-            debug_assert_eq!(self_or_null.is_some(), self_or_null_is_some);
-            if self_or_null.is_some() {
-                fastlocals[0] = self_or_null;
+            self.localsplus
+                .stack_move_top_into(&mut fastlocals[..effective_nargs]);
+            if !self_or_null_is_some {
+                self.localsplus.stack_discard_null();
             }
         }
 
