@@ -822,6 +822,54 @@ traced_opcodes = len(opcodes) > 0
         );
     }
 
+    /// Float arithmetic that writes its result into an operand only it holds (a temporary such as
+    /// the `a * b` in `a * b + c`) never changes a float anything else can see: locals, list and
+    /// dict entries, globals, constants, default arguments and closure cells keep their values and
+    /// identities, however often the specialized sites run, and every result is what the
+    /// arithmetic gives.
+    #[test]
+    fn float_arithmetic_on_temporaries_leaves_every_visible_float_alone() {
+        with_module(
+            r#"
+G = 1.25
+def make(c=0.5):
+    cell = 3.0
+    def step(a, b, box, table):
+        t = a * b
+        box.append(t)
+        table["t"] = t
+        r = (a * b) + (a - b) * (t + 1.0) - (G * c) * (cell / 2.0)
+        u = t * 1.0
+        box[0] += a * b
+        return r, u is t, t
+    return step
+step = make()
+x, y = 1.5, 2.5
+box, table = [0.0], {}
+runs = [step(x, y, box, table) for _ in range(200)]
+class F(float):
+    pass
+f = F(2.0)
+sub = (f + 1.0, type(f + 1.0).__name__, f * f)
+results = repr((runs[0], runs[-1] == runs[0], x, y, G, box[1], box[-1], table, len(box),
+                box[0], sub))
+"#,
+            |vm, scope| {
+                let results: String = global(vm, scope, "results");
+                let t = 1.5_f64 * 2.5;
+                let r = (1.5 * 2.5) + (1.5 - 2.5) * (t + 1.0) - (1.25 * 0.5) * (3.0 / 2.0);
+                let box0 = (0..200).fold(0.0_f64, |acc, _| acc + 1.5 * 2.5);
+                assert_eq!(
+                    results,
+                    format!(
+                        "(({r:?}, False, {t:?}), True, 1.5, 2.5, 1.25, {t:?}, {t:?}, \
+                         {{'t': {t:?}}}, 201, {box0:?}, (3.0, 'float', 4.0))"
+                    )
+                );
+            },
+        );
+    }
+
     /// `%` and `//` of two compact ints take a specialized site (`BINARY_OP_EXTEND`) instead of the
     /// generic operator dispatch. Once the sites have warmed up on small ints, every sign
     /// combination, the edges of the compact range, big ints, a zero divisor, `bool`, `float` and

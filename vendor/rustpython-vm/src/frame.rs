@@ -2845,6 +2845,16 @@ enum TraceStep {
 /// again and again, and straight-line code between them is bounded by the
 /// size of its code object. The check left the dispatch of every other
 /// instruction.
+/// The exact `float` a stack entry holds the only reference to
+/// ([`PyStackRef::sole_owned`]), which an operation consuming the entry may
+/// therefore overwrite with its result.
+#[inline(always)]
+fn sole_float(entry: &PyStackRef, vm: &VirtualMachine) -> Option<NonNull<Py<PyFloat>>> {
+    let obj = entry.sole_owned()?;
+    entry.as_object().downcast_ref_if_exact::<PyFloat>(vm)?;
+    Some(obj.cast())
+}
+
 /// Read the instruction an EXTENDED_ARG prefix at `idx` extends, with the
 /// prefixes' argument bytes shifted in front of its own, and its index.
 ///
@@ -6760,15 +6770,18 @@ impl ExecutingFrame<'_> {
                     if !func.has_exact_argcount(effective_nargs) {
                         return self.execute_call_vectorcall(nargs, vm);
                     }
-                    if !self.specialization_has_datastack_space_for_func(vm, func) {
-                        return self.execute_call_vectorcall(nargs, vm);
-                    }
                     if self.specialization_call_recursion_guard(vm) {
                         return self.execute_call_vectorcall(nargs, vm);
                     }
+                    // No room check on the way to the trampoline: the frame is
+                    // pushed with `datastack_push_frame`, which starts a new
+                    // chunk itself when the current one is full.
                     if self.flatten == Flatten::CallAndGenResume && !func.is_generator_like() {
                         self.tailcall_prepare_frame(nargs, self_or_null_is_some, vm);
                         return Ok(Some(ExecutionResult::TailCall));
+                    }
+                    if !self.specialization_has_datastack_space_for_func(vm, func) {
+                        return self.execute_call_vectorcall(nargs, vm);
                     }
                     // Recursive path: pop args and call.
                     let base = usize::from(self_or_null_is_some);
@@ -6824,12 +6837,11 @@ impl ExecutingFrame<'_> {
                         if !func.has_exact_argcount(nargs + 1) {
                             return self.execute_call_vectorcall(nargs, vm);
                         }
-                        if !self.specialization_has_datastack_space_for_func(vm, func) {
-                            return self.execute_call_vectorcall(nargs, vm);
-                        }
                         if self.specialization_call_recursion_guard(vm) {
                             return self.execute_call_vectorcall(nargs, vm);
                         }
+                        // As for `CallPyExactArgs`: the trampoline's frame
+                        // push makes its own room.
                         if self.flatten == Flatten::CallAndGenResume && !func.is_generator_like() {
                             self.tailcall_prepare_bound_method_frame(
                                 nargs,
@@ -6838,6 +6850,9 @@ impl ExecutingFrame<'_> {
                                 vm,
                             );
                             return Ok(Some(ExecutionResult::TailCall));
+                        }
+                        if !self.specialization_has_datastack_space_for_func(vm, func) {
+                            return self.execute_call_vectorcall(nargs, vm);
                         }
                         // Recursive path: stage args without a per-call Vec.
                         // [bound_self, arg1, ..., argN]
@@ -10938,11 +10953,41 @@ impl ExecutingFrame<'_> {
             b.downcast_ref_if_exact::<PyFloat>(vm),
         ) {
             let result = op(a_f.to_f64(), b_f.to_f64());
-            self.pop_two_push_value(vm.ctx.new_float(result).into());
+            self.pop_two_push_float(result, vm);
             Ok(None)
         } else {
             self.execute_bin_op(vm, deopt_op)
         }
+    }
+
+    /// Replace the two float operands on top of the stack with `result`.
+    ///
+    /// An operand that only this stack entry holds (a temporary, such as the
+    /// `x * x` in `x * x + y * y`) takes the result in place, the left one
+    /// first, as in CPython 3.14; the other is released. Only when neither is
+    /// such a temporary is a new float made. Floats own nothing, have no
+    /// finalizer and cannot be weakly referenced, so nothing can tell the
+    /// reused object from a new one.
+    #[inline(always)]
+    fn pop_two_push_float(&mut self, result: f64, vm: &VirtualMachine) {
+        let right = self.pop_stackref();
+        if let Some(Some(left)) = self.localsplus.stack_last()
+            && let Some(left) = sole_float(left, vm)
+        {
+            // SAFETY: `sole_float` checked that the entry holds the only
+            // reference, and the pointer comes from the entry's own bits.
+            unsafe { Py::<PyFloat>::overwrite_sole(left, result) };
+            drop(right);
+            return;
+        }
+        if let Some(reused) = sole_float(&right, vm) {
+            // SAFETY: as above, for the right operand's entry.
+            unsafe { Py::<PyFloat>::overwrite_sole(reused, result) };
+            self.set_top_value(right.to_pyobj());
+            return;
+        }
+        drop(right);
+        self.set_top_value(vm.ctx.new_float(result).into());
     }
 
     fn specialize_call(
@@ -11883,12 +11928,8 @@ impl ExecutingFrame<'_> {
 
         // Move args directly from the caller's stack into callee fastlocals.
         let fastlocals = callee_iframe.localsplus.fastlocals_mut();
-        for (dst, arg) in fastlocals[1..effective_nargs]
-            .iter_mut()
-            .zip(self.pop_multiple(nargs as usize))
-        {
-            *dst = Some(arg);
-        }
+        self.localsplus
+            .stack_move_top_into(&mut fastlocals[1..effective_nargs]);
         self.pop_stackref_opt(); // null (self_or_null)
         self.pop_stackref(); // callable (bound method)
         fastlocals[0] = Some(bound_self);

@@ -39,6 +39,21 @@ impl Py<PyFloat> {
     pub const fn to_f64(&self) -> f64 {
         self.payload.to_f64()
     }
+
+    /// Give a float that nothing else can see a new value, in place: an
+    /// arithmetic temporary about to be consumed becomes the result, where
+    /// a new float would be made and the temporary freed (CPython 3.14's
+    /// `_PyFloat_FromDouble_ConsumeInputs`).
+    ///
+    /// # Safety
+    /// `float` must point at a live exact `float` whose only reference is
+    /// the caller's (strong count 1, not published to a lock-free cache), so
+    /// that no reader can observe the change, and no reference into it may be
+    /// live. The pointer must not be derived from a shared reference.
+    #[inline(always)]
+    pub(crate) unsafe fn overwrite_sole(float: core::ptr::NonNull<Self>, value: f64) {
+        unsafe { (*float.as_ptr()).payload.value = value };
+    }
 }
 
 thread_local! {

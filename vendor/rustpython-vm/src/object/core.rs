@@ -2639,6 +2639,27 @@ impl PyStackRef {
         obj
     }
 
+    /// The object when this entry owns the only reference to it anywhere: an
+    /// owned entry, strong count 1 (an immortal object's count is parked far
+    /// above that), not published to a lock-free cache. A borrowed entry
+    /// never qualifies: the local it borrows from holds a count of its own.
+    ///
+    /// The pointer comes from the entry's own bits, not from a shared
+    /// reference, so a caller that has checked the payload's type may write
+    /// into an object it finds this way.
+    #[inline(always)]
+    #[must_use]
+    pub(crate) fn sole_owned(&self) -> Option<NonNull<PyObject>> {
+        if self.is_borrowed() {
+            return None;
+        }
+        let ptr = self.bits.get() as *mut PyObject;
+        // SAFETY: an owned entry points at a live object.
+        let rc = unsafe { &(*ptr).0.ref_count };
+        // SAFETY: valid PyObject pointers are never null.
+        (rc.get() == 1 && !rc.is_published()).then(|| unsafe { NonNull::new_unchecked(ptr) })
+    }
+
     /// Promote a borrowed ref to owned **in place** (increments refcount,
     /// clears the borrow tag).  No-op if already owned.
     #[inline(always)]
