@@ -870,6 +870,44 @@ results = repr((runs[0], runs[-1] == runs[0], x, y, G, box[1], box[-1], table, l
         );
     }
 
+    /// The same for `+`, `-` and `*` of ints: a temporary takes a result only outside the small-int
+    /// cache (a small result is the cached object), an int anything else can see keeps its value,
+    /// and results past a machine word still come out right.
+    #[test]
+    fn int_arithmetic_on_temporaries_leaves_every_visible_int_alone() {
+        with_module(
+            r#"
+G = 1000
+def step(a, b, box):
+    t = a * b
+    box.append(t)
+    r = (a * b) + (a - b) * (t + 7) - G * 3
+    u = t * 1
+    small = (a * b) - (a * b) + 5
+    big = (a * b) * (2 ** 62)
+    box[0] += a * b
+    return r, u is t, t, small is 5, big
+x, y = 300, 700
+box = [0]
+runs = [step(x, y, box) for _ in range(200)]
+results = repr((runs[0], runs[-1] == runs[0], x, y, G, box[1], box[-1], len(box), box[0]))
+"#,
+            |vm, scope| {
+                let results: String = global(vm, scope, "results");
+                let t: i128 = 300 * 700;
+                let r = t + (300 - 700) * (t + 7) - 1000 * 3;
+                let big = t * (1_i128 << 62);
+                assert_eq!(
+                    results,
+                    format!(
+                        "(({r}, False, {t}, True, {big}), True, 300, 700, 1000, {t}, {t}, 201, {})",
+                        200 * t
+                    )
+                );
+            },
+        );
+    }
+
     /// `%` and `//` of two compact ints take a specialized site (`BINARY_OP_EXTEND`) instead of the
     /// generic operator dispatch. Once the sites have warmed up on small ints, every sign
     /// combination, the edges of the compact range, big ints, a zero divisor, `bool`, `float` and

@@ -2845,13 +2845,21 @@ enum TraceStep {
 /// again and again, and straight-line code between them is bounded by the
 /// size of its code object. The check left the dispatch of every other
 /// instruction.
-/// The exact `float` a stack entry holds the only reference to
-/// ([`PyStackRef::sole_owned`]), which an operation consuming the entry may
-/// therefore overwrite with its result.
+/// Which of a binary operation's two operands (see
+/// `ExecutingFrame::sole_operand`).
+#[derive(Clone, Copy)]
+enum Operand {
+    Left,
+    Right,
+}
+
+/// The exact `T` (an `int` or a `float`) a stack entry holds the only
+/// reference to ([`PyStackRef::sole_owned`]), which an operation consuming
+/// the entry may therefore overwrite with its result.
 #[inline(always)]
-fn sole_float(entry: &PyStackRef, vm: &VirtualMachine) -> Option<NonNull<Py<PyFloat>>> {
+fn sole_exact<T: PyPayload>(entry: &PyStackRef, vm: &VirtualMachine) -> Option<NonNull<Py<T>>> {
     let obj = entry.sole_owned()?;
-    entry.as_object().downcast_ref_if_exact::<PyFloat>(vm)?;
+    entry.as_object().downcast_ref_if_exact::<T>(vm)?;
     Some(obj.cast())
 }
 
@@ -6589,15 +6597,24 @@ impl ExecutingFrame<'_> {
                 }
             }
             // Specialized BINARY_OP opcodes
-            Instruction::BinaryOpAddInt => {
-                self.execute_binary_op_int(vm, Self::int_add, bytecode::BinaryOperator::Add)
-            }
-            Instruction::BinaryOpSubtractInt => {
-                self.execute_binary_op_int(vm, Self::int_sub, bytecode::BinaryOperator::Subtract)
-            }
-            Instruction::BinaryOpMultiplyInt => {
-                self.execute_binary_op_int(vm, Self::int_mul, bytecode::BinaryOperator::Multiply)
-            }
+            Instruction::BinaryOpAddInt => self.execute_binary_op_compact_int(
+                vm,
+                i64::checked_add,
+                Self::int_add,
+                bytecode::BinaryOperator::Add,
+            ),
+            Instruction::BinaryOpSubtractInt => self.execute_binary_op_compact_int(
+                vm,
+                i64::checked_sub,
+                Self::int_sub,
+                bytecode::BinaryOperator::Subtract,
+            ),
+            Instruction::BinaryOpMultiplyInt => self.execute_binary_op_compact_int(
+                vm,
+                i64::checked_mul,
+                Self::int_mul,
+                bytecode::BinaryOperator::Multiply,
+            ),
             Instruction::BinaryOpAddFloat => {
                 self.execute_binary_op_float(vm, |a, b| a + b, bytecode::BinaryOperator::Add)
             }
@@ -10914,12 +10931,16 @@ impl ExecutingFrame<'_> {
         }
     }
 
-    /// Execute a specialized binary op on two int operands.
-    /// Fallback to generic binary op if either operand is not an exact int.
+    /// Execute a specialized `+`, `-` or `*` on two ints: `checked` gives the
+    /// result of two operands that fit a machine word when it fits one too,
+    /// and [`Self::pop_two_push_int`] places it; anything else is `op`'s.
+    /// Falls back to the generic binary op if either operand is not an exact
+    /// int.
     #[inline]
-    fn execute_binary_op_int(
+    fn execute_binary_op_compact_int(
         &mut self,
         vm: &VirtualMachine,
+        checked: fn(i64, i64) -> Option<i64>,
         op: impl FnOnce(&Py<PyInt>, &Py<PyInt>, &VirtualMachine) -> PyObjectRef,
         deopt_op: bytecode::BinaryOperator,
     ) -> FrameResult {
@@ -10929,11 +10950,39 @@ impl ExecutingFrame<'_> {
             a.downcast_ref_if_exact::<PyInt>(vm),
             b.downcast_ref_if_exact::<PyInt>(vm),
         ) {
-            let result = op(a_int, b_int, vm);
-            self.pop_two_push_value(result);
+            if let (Some(av), Some(bv)) = (a_int.try_to_i64_fast(), b_int.try_to_i64_fast())
+                && let Some(result) = checked(av, bv)
+            {
+                self.pop_two_push_int(result, vm);
+            } else {
+                let result = op(a_int, b_int, vm);
+                self.pop_two_push_value(result);
+            }
             Ok(None)
         } else {
             self.execute_bin_op(vm, deopt_op)
+        }
+    }
+
+    /// Replace the two int operands on top of the stack with `result`, as
+    /// [`Self::pop_two_push_float`] does for floats, except that a result the
+    /// small-int cache holds is always that object. An int owns nothing the
+    /// collector sees, has no finalizer and cannot be weakly referenced, so
+    /// nothing can tell the reused object from a new one.
+    #[inline(always)]
+    fn pop_two_push_int(&mut self, result: i64, vm: &VirtualMachine) {
+        // The operands are looked at first: when neither is a temporary,
+        // which is the common case of a local and a constant, `new_int`
+        // consults the small-int cache itself.
+        if let Some((int, operand)) = self.sole_operand::<PyInt>(vm)
+            && !i32::try_from(result)
+                .is_ok_and(|small| Context::INT_CACHE_POOL_RANGE.contains(&small))
+        {
+            // SAFETY: as in `pop_two_push_float`, for an int.
+            unsafe { Py::<PyInt>::overwrite_sole(int, result) };
+            self.keep_operand(operand);
+        } else {
+            self.pop_two_push_value(vm.ctx.new_int(result).into());
         }
     }
 
@@ -10962,32 +11011,52 @@ impl ExecutingFrame<'_> {
 
     /// Replace the two float operands on top of the stack with `result`.
     ///
-    /// An operand that only this stack entry holds (a temporary, such as the
-    /// `x * x` in `x * x + y * y`) takes the result in place, the left one
-    /// first, as in CPython 3.14; the other is released. Only when neither is
-    /// such a temporary is a new float made. Floats own nothing, have no
-    /// finalizer and cannot be weakly referenced, so nothing can tell the
-    /// reused object from a new one.
+    /// An operand that only its stack entry holds (a temporary, such as the
+    /// `x * x` in `x * x + y * y`) takes the result in place
+    /// ([`Self::sole_operand`]); only when neither is such a temporary is a
+    /// new float made. Floats own nothing, have no finalizer and cannot be
+    /// weakly referenced, so nothing can tell the reused object from a new
+    /// one.
     #[inline(always)]
     fn pop_two_push_float(&mut self, result: f64, vm: &VirtualMachine) {
+        if let Some((float, operand)) = self.sole_operand::<PyFloat>(vm) {
+            // SAFETY: `sole_operand` found the float's only reference on the
+            // stack and took the pointer from that entry's own bits.
+            unsafe { Py::<PyFloat>::overwrite_sole(float, result) };
+            self.keep_operand(operand);
+        } else {
+            self.pop_two_push_value(vm.ctx.new_float(result).into());
+        }
+    }
+
+    /// The first of the two operands on top of the stack, left then right
+    /// (as CPython 3.14's `_PyFloat_FromDouble_ConsumeInputs` tries them),
+    /// that is an exact `T` only its stack entry holds: an operation that
+    /// consumes both may write its result into it and keep it
+    /// ([`Self::keep_operand`]).
+    #[inline(always)]
+    fn sole_operand<T: PyPayload>(&self, vm: &VirtualMachine) -> Option<(NonNull<Py<T>>, Operand)> {
+        let len = self.localsplus.stack_len();
+        let sole = |idx| {
+            self.localsplus
+                .stack_index(idx)
+                .and_then(|entry| sole_exact::<T>(entry, vm))
+        };
+        if let Some(left) = sole(len - 2) {
+            return Some((left, Operand::Left));
+        }
+        sole(len - 1).map(|right| (right, Operand::Right))
+    }
+
+    /// Leave `operand`, which now holds an operation's result, as the only
+    /// entry of the two on top of the stack, and release the other.
+    #[inline(always)]
+    fn keep_operand(&mut self, operand: Operand) {
         let right = self.pop_stackref();
-        if let Some(Some(left)) = self.localsplus.stack_last()
-            && let Some(left) = sole_float(left, vm)
-        {
-            // SAFETY: `sole_float` checked that the entry holds the only
-            // reference, and the pointer comes from the entry's own bits.
-            unsafe { Py::<PyFloat>::overwrite_sole(left, result) };
-            drop(right);
-            return;
+        match operand {
+            Operand::Left => drop(right),
+            Operand::Right => self.set_top_value(right.to_pyobj()),
         }
-        if let Some(reused) = sole_float(&right, vm) {
-            // SAFETY: as above, for the right operand's entry.
-            unsafe { Py::<PyFloat>::overwrite_sole(reused, result) };
-            self.set_top_value(right.to_pyobj());
-            return;
-        }
-        drop(right);
-        self.set_top_value(vm.ctx.new_float(result).into());
     }
 
     fn specialize_call(
