@@ -2836,15 +2836,6 @@ enum TraceStep {
     Finish(PyResult<ExecutionResult>),
 }
 
-/// Poll the eval breaker: pending signals, the host's interrupts and (with
-/// `threading`) a scheduled collection.
-///
-/// Polled where CPython 3.11 polls it — at `RESUME` (a frame's entry and each
-/// generator resumption) and on every backward jump — rather than before
-/// every instruction: any execution that does not end passes one of the two
-/// again and again, and straight-line code between them is bounded by the
-/// size of its code object. The check left the dispatch of every other
-/// instruction.
 /// Which of a binary operation's two operands (see
 /// `ExecutingFrame::sole_operand`).
 #[derive(Clone, Copy)]
@@ -2853,7 +2844,7 @@ enum Operand {
     Right,
 }
 
-/// The exact `T` (an `int` or a `float`) a stack entry holds the only
+/// The exact `T` (a `float`, so far) a stack entry holds the only
 /// reference to ([`PyStackRef::sole_owned`]), which an operation consuming
 /// the entry may therefore overwrite with its result.
 #[inline(always)]
@@ -2887,6 +2878,15 @@ fn fold_extended_arg(
     }
 }
 
+/// Poll the eval breaker: pending signals, the host's interrupts and (with
+/// `threading`) a scheduled collection.
+///
+/// Polled where CPython 3.11 polls it — at `RESUME` (a frame's entry and each
+/// generator resumption) and on every backward jump — rather than before
+/// every instruction: any execution that does not end passes one of the two
+/// again and again, and straight-line code between them is bounded by the
+/// size of its code object. The check left the dispatch of every other
+/// instruction.
 #[inline(always)]
 fn poll_eval_breaker(vm: &VirtualMachine) -> PyResult<()> {
     // The body is out of line so that the signal/QSBR/GC code it pulls in
@@ -6597,24 +6597,15 @@ impl ExecutingFrame<'_> {
                 }
             }
             // Specialized BINARY_OP opcodes
-            Instruction::BinaryOpAddInt => self.execute_binary_op_compact_int(
-                vm,
-                i64::checked_add,
-                Self::int_add,
-                bytecode::BinaryOperator::Add,
-            ),
-            Instruction::BinaryOpSubtractInt => self.execute_binary_op_compact_int(
-                vm,
-                i64::checked_sub,
-                Self::int_sub,
-                bytecode::BinaryOperator::Subtract,
-            ),
-            Instruction::BinaryOpMultiplyInt => self.execute_binary_op_compact_int(
-                vm,
-                i64::checked_mul,
-                Self::int_mul,
-                bytecode::BinaryOperator::Multiply,
-            ),
+            Instruction::BinaryOpAddInt => {
+                self.execute_binary_op_int(vm, Self::int_add, bytecode::BinaryOperator::Add)
+            }
+            Instruction::BinaryOpSubtractInt => {
+                self.execute_binary_op_int(vm, Self::int_sub, bytecode::BinaryOperator::Subtract)
+            }
+            Instruction::BinaryOpMultiplyInt => {
+                self.execute_binary_op_int(vm, Self::int_mul, bytecode::BinaryOperator::Multiply)
+            }
             Instruction::BinaryOpAddFloat => {
                 self.execute_binary_op_float(vm, |a, b| a + b, bytecode::BinaryOperator::Add)
             }
@@ -10931,16 +10922,12 @@ impl ExecutingFrame<'_> {
         }
     }
 
-    /// Execute a specialized `+`, `-` or `*` on two ints: `checked` gives the
-    /// result of two operands that fit a machine word when it fits one too,
-    /// and [`Self::pop_two_push_int`] places it; anything else is `op`'s.
-    /// Falls back to the generic binary op if either operand is not an exact
-    /// int.
+    /// Execute a specialized binary op on two int operands.
+    /// Fallback to generic binary op if either operand is not an exact int.
     #[inline]
-    fn execute_binary_op_compact_int(
+    fn execute_binary_op_int(
         &mut self,
         vm: &VirtualMachine,
-        checked: fn(i64, i64) -> Option<i64>,
         op: impl FnOnce(&Py<PyInt>, &Py<PyInt>, &VirtualMachine) -> PyObjectRef,
         deopt_op: bytecode::BinaryOperator,
     ) -> FrameResult {
@@ -10950,39 +10937,11 @@ impl ExecutingFrame<'_> {
             a.downcast_ref_if_exact::<PyInt>(vm),
             b.downcast_ref_if_exact::<PyInt>(vm),
         ) {
-            if let (Some(av), Some(bv)) = (a_int.try_to_i64_fast(), b_int.try_to_i64_fast())
-                && let Some(result) = checked(av, bv)
-            {
-                self.pop_two_push_int(result, vm);
-            } else {
-                let result = op(a_int, b_int, vm);
-                self.pop_two_push_value(result);
-            }
+            let result = op(a_int, b_int, vm);
+            self.pop_two_push_value(result);
             Ok(None)
         } else {
             self.execute_bin_op(vm, deopt_op)
-        }
-    }
-
-    /// Replace the two int operands on top of the stack with `result`, as
-    /// [`Self::pop_two_push_float`] does for floats, except that a result the
-    /// small-int cache holds is always that object. An int owns nothing the
-    /// collector sees, has no finalizer and cannot be weakly referenced, so
-    /// nothing can tell the reused object from a new one.
-    #[inline(always)]
-    fn pop_two_push_int(&mut self, result: i64, vm: &VirtualMachine) {
-        // The operands are looked at first: when neither is a temporary,
-        // which is the common case of a local and a constant, `new_int`
-        // consults the small-int cache itself.
-        if let Some((int, operand)) = self.sole_operand::<PyInt>(vm)
-            && !i32::try_from(result)
-                .is_ok_and(|small| Context::INT_CACHE_POOL_RANGE.contains(&small))
-        {
-            // SAFETY: as in `pop_two_push_float`, for an int.
-            unsafe { Py::<PyInt>::overwrite_sole(int, result) };
-            self.keep_operand(operand);
-        } else {
-            self.pop_two_push_value(vm.ctx.new_int(result).into());
         }
     }
 

@@ -338,23 +338,6 @@ impl PyInt {
 }
 
 impl Py<PyInt> {
-    /// Give an int that nothing else can see a new value, in place: an
-    /// arithmetic temporary about to be consumed becomes the result, where a
-    /// new int would be made and the temporary freed (the int counterpart of
-    /// [`Py::<PyFloat>::overwrite_sole`](crate::builtins::PyFloat)).
-    ///
-    /// # Safety
-    /// `int` must point at a live exact `int` whose only reference is the
-    /// caller's (strong count 1, not published to a lock-free cache), so that
-    /// no reader can observe the change, and no reference into it may be
-    /// live. The pointer must not be derived from a shared reference.
-    #[inline(always)]
-    pub(crate) unsafe fn overwrite_sole(int: core::ptr::NonNull<Self>, value: i64) {
-        unsafe { (*int.as_ptr()).payload.value = BigInt::from(value) };
-    }
-}
-
-impl Py<PyInt> {
     #[must_use]
     #[inline]
     pub const fn as_bigint(&self) -> &BigInt {
