@@ -2844,8 +2844,7 @@ enum Operand {
     Right,
 }
 
-/// The exact `T` (a `float`, so far) a stack entry holds the only
-/// reference to ([`PyStackRef::sole_owned`]), which an operation consuming
+/// The exact `T` a stack entry holds the only reference to ([`PyStackRef::sole_owned`]), which an operation consuming
 /// the entry may therefore overwrite with its result.
 #[inline(always)]
 fn sole_exact<T: PyPayload>(entry: &PyStackRef, vm: &VirtualMachine) -> Option<NonNull<Py<T>>> {
@@ -2863,17 +2862,18 @@ fn sole_exact<T: PyPayload>(entry: &PyStackRef, vm: &VirtualMachine) -> Option<N
 fn fold_extended_arg(
     units_ptr: *const bytecode::CodeUnit,
     mut idx: u32,
-    prefix: bytecode::OpArg,
+    prefix: bytecode::OpArgByte,
 ) -> (Instruction, bytecode::OpArg, u32) {
-    let mut arg = u32::from(prefix);
+    let mut state = bytecode::OpArgState::default();
+    state.extend(prefix);
     loop {
         idx += 1;
         // SAFETY: the compiler never ends a code object with a prefix, so
         // the unit after one is part of the same instruction array.
         let unit = unsafe { bytecode::CodeUnits::read_unit_from(units_ptr, idx as usize) };
-        arg = (arg << 8) | u32::from(u8::from(unit.arg));
+        let arg = state.extend(unit.arg);
         if !matches!(unit.op, Instruction::ExtendedArg) {
-            return (unit.op, bytecode::OpArg::new(arg), idx);
+            return (unit.op, arg, idx);
         }
     }
 }
@@ -3885,7 +3885,7 @@ impl ExecutingFrame<'_> {
             // the next opcode: the common, unprefixed instruction then needs
             // no extension state carried from one iteration to the next.
             if matches!(op, Instruction::ExtendedArg) {
-                (op, arg, idx) = fold_extended_arg(units_ptr, idx, arg);
+                (op, arg, idx) = fold_extended_arg(units_ptr, idx, unit.arg);
                 lasti_cell.store(idx + 1, Relaxed);
             }
 
@@ -11958,7 +11958,8 @@ impl ExecutingFrame<'_> {
         let fastlocals = callee_iframe.localsplus.fastlocals_mut();
         self.localsplus
             .stack_move_top_into(&mut fastlocals[1..effective_nargs]);
-        self.pop_stackref_opt(); // null (self_or_null)
+        // The handler checked that no `self` lies below the arguments.
+        self.localsplus.stack_discard_null();
         self.pop_stackref(); // callable (bound method)
         fastlocals[0] = Some(bound_self);
 
