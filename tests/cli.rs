@@ -560,3 +560,36 @@ fn an_application_that_is_its_own_worker_ignores_a_stale_worker_variable() {
     assert!(output.status.success(), "{}", text(&output.stderr));
     assert_eq!(text(&output.stdout).trim(), "42");
 }
+
+/// The programs `bench/pgo/build` trains the shipped binary on must run, or the profile-guided build
+/// would optimise for whatever part of them ran before the error. Each runs to a value in both engines,
+/// and the two agree.
+#[test]
+fn the_profile_guided_builds_training_programs_run_in_both_engines() {
+    let train = Path::new(env!("CARGO_MANIFEST_DIR")).join("bench/pgo/train");
+    let mut programs: Vec<_> = std::fs::read_dir(&train)
+        .unwrap()
+        .map(|entry| entry.unwrap().path())
+        .filter(|path| path.extension().is_some_and(|ext| ext == "py"))
+        .collect();
+    programs.sort();
+    assert!(programs.len() >= 8, "{programs:?}");
+    for program in &programs {
+        let path = program.to_str().unwrap();
+        let values: Vec<String> = ["process", "in-process"]
+            .iter()
+            .map(|isolation| {
+                let out = toolplane(&train, &["run", "--isolation", isolation, path]);
+                assert_eq!(
+                    out.status.code(),
+                    Some(0),
+                    "{path} ({isolation}): {}",
+                    text(&out.stderr)
+                );
+                text(&out.stdout)
+            })
+            .collect();
+        assert!(!values[0].trim().is_empty(), "{path}: no value");
+        assert_eq!(values[0], values[1], "{path}: the engines disagree");
+    }
+}
