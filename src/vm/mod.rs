@@ -827,6 +827,48 @@ traced_opcodes = len(opcodes) > 0
     /// dict entries, globals, constants, default arguments and closure cells keep their values and
     /// identities, however often the specialized sites run, and every result is what the
     /// arithmetic gives.
+    /// Math functions read their arguments as CPython's `PyFloat_AsDouble` does: a float, subclasses
+    /// included, by its value (not its `__float__`); an exact int by its value; anything else through
+    /// `__float__`, then `__index__`.
+    #[test]
+    fn math_functions_read_their_arguments_as_cpython_does() {
+        with_module(
+            r#"
+import math
+class I(int):
+    def __float__(self):
+        return 9.0
+class F(float):
+    def __float__(self):
+        return 9.0
+class Idx:
+    def __index__(self):
+        return 25
+class Flt:
+    def __float__(self):
+        return 36.0
+out = [math.sqrt(16), math.sqrt(2 ** 1000) == 2.0 ** 500, math.sqrt(True), math.sqrt(I(4)),
+       math.sqrt(F(4.0)), math.sqrt(Idx()), math.sqrt(Flt()), math.sqrt(2.25), math.hypot(3, 4)]
+for bad in (10 ** 400, "x", None):
+    try:
+        math.sqrt(bad)
+    except Exception as e:
+        out.append(f"{type(e).__name__}: {e}")
+results = repr(out)
+"#,
+            |vm, scope| {
+                let results: String = global(vm, scope, "results");
+                assert_eq!(
+                    results,
+                    "[4.0, True, 1.0, 3.0, 2.0, 5.0, 6.0, 1.5, 5.0, \
+                     'OverflowError: int too large to convert to float', \
+                     'TypeError: must be real number, not str', \
+                     'TypeError: must be real number, not NoneType']"
+                );
+            },
+        );
+    }
+
     #[test]
     fn float_arithmetic_on_temporaries_leaves_every_visible_float_alone() {
         with_module(

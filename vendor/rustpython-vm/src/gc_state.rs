@@ -718,8 +718,12 @@ impl GcState {
         // Every object's referents go in one buffer, with each object holding
         // the range that is its own: a vector each would be an allocation per
         // tracked object, and the collection wants them all at once anyway.
-        let mut referent_ptrs: Vec<NonNull<PyObject>> = Vec::new();
-        let mut referent_ranges: GcMap<GcPtr, (usize, usize)> = GcMap::default();
+        // Sized for every candidate up front: grown entry by entry, the map
+        // rehashed itself at every doubling.
+        let mut referent_ptrs: Vec<NonNull<PyObject>> =
+            Vec::with_capacity(candidate_ptrs.len() * 2);
+        let mut referent_ranges: GcMap<GcPtr, (usize, usize)> =
+            GcMap::with_capacity_and_hasher(candidate_ptrs.len(), GcBuildHasher::default());
 
         for &ptr in &candidate_ptrs {
             let obj = unsafe { ptr.0.as_ref() };

@@ -1,7 +1,7 @@
 use super::argument::OptionalArg;
 use crate::{
     AsObject, Py, PyObjectRef, PyResult, TryFromObject, VirtualMachine,
-    builtins::{PyInt, PyIntRef},
+    builtins::{PyFloat, PyInt, PyIntRef},
 };
 use core::ops::Deref;
 use malachite_bigint::BigInt;
@@ -86,8 +86,21 @@ impl From<ArgIntoFloat> for f64 {
 }
 
 impl TryFromObject for ArgIntoFloat {
-    // Equivalent to PyFloat_AsDouble.
+    // Equivalent to PyFloat_AsDouble: a float, subclasses included, is read
+    // as it is, without its `__float__`; an exact int is converted without
+    // the float object `__float__` would make. Anything else goes through
+    // `try_float`.
     fn try_from_object(vm: &VirtualMachine, obj: PyObjectRef) -> PyResult<Self> {
+        if let Some(float) = obj.downcast_ref::<PyFloat>() {
+            return Ok(Self {
+                value: float.to_f64(),
+            });
+        }
+        if let Some(int) = obj.downcast_ref_if_exact::<PyInt>(vm) {
+            return Ok(Self {
+                value: crate::builtins::int::try_to_float(int.as_bigint(), vm)?,
+            });
+        }
         let value = obj.try_float(vm)?.to_f64();
         Ok(Self { value })
     }
