@@ -822,11 +822,6 @@ traced_opcodes = len(opcodes) > 0
         );
     }
 
-    /// Float arithmetic that writes its result into an operand only it holds (a temporary such as
-    /// the `a * b` in `a * b + c`) never changes a float anything else can see: locals, list and
-    /// dict entries, globals, constants, default arguments and closure cells keep their values and
-    /// identities, however often the specialized sites run, and every result is what the
-    /// arithmetic gives.
     /// Math functions read their arguments as CPython's `PyFloat_AsDouble` does: a float, subclasses
     /// included, by its value (not its `__float__`); an exact int by its value; anything else through
     /// `__float__`, then `__index__`.
@@ -869,6 +864,11 @@ results = repr(out)
         );
     }
 
+    /// Float arithmetic that writes its result into an operand only it holds (a temporary such as
+    /// the `a * b` in `a * b + c`) never changes a float anything else can see: locals, list and
+    /// dict entries, globals, constants, default arguments and closure cells keep their values and
+    /// identities, however often the specialized sites run, and every result is what the
+    /// arithmetic gives.
     #[test]
     fn float_arithmetic_on_temporaries_leaves_every_visible_float_alone() {
         with_module(

@@ -2844,8 +2844,9 @@ enum Operand {
     Right,
 }
 
-/// The exact `T` a stack entry holds the only reference to ([`PyStackRef::sole_owned`]), which an operation consuming
-/// the entry may therefore overwrite with its result.
+/// The exact `T` a stack entry holds the only reference to
+/// ([`PyStackRef::sole_owned`]), which an operation consuming the entry may
+/// therefore overwrite with its result.
 #[inline(always)]
 fn sole_exact<T: PyPayload>(entry: &PyStackRef, vm: &VirtualMachine) -> Option<NonNull<Py<T>>> {
     let obj = entry.sole_owned()?;

@@ -718,8 +718,9 @@ impl GcState {
         // Every object's referents go in one buffer, with each object holding
         // the range that is its own: a vector each would be an allocation per
         // tracked object, and the collection wants them all at once anyway.
-        // Sized for every candidate up front: grown entry by entry, the map
-        // rehashed itself at every doubling.
+        // The map holds one entry per candidate, so it is sized for them up
+        // front (grown entry by entry, it rehashed at every doubling); the
+        // buffer starts at two referents a candidate.
         let mut referent_ptrs: Vec<NonNull<PyObject>> =
             Vec::with_capacity(candidate_ptrs.len() * 2);
         let mut referent_ranges: GcMap<GcPtr, (usize, usize)> =
