@@ -566,30 +566,57 @@ fn an_application_that_is_its_own_worker_ignores_a_stale_worker_variable() {
 /// and the two agree.
 #[test]
 fn the_profile_guided_builds_training_programs_run_in_both_engines() {
-    let train = Path::new(env!("CARGO_MANIFEST_DIR")).join("bench/pgo/train");
-    let mut programs: Vec<_> = std::fs::read_dir(&train)
+    each_program_runs_to_one_value_in_both_engines("bench/pgo/train", "");
+}
+
+/// The same for the programs `bench/compare --programs bench/unseen` times (each defines `main()`, as
+/// section 3's do): a program that fails in either engine would leave its row out of that comparison.
+#[test]
+fn the_unseen_benchmark_programs_run_in_both_engines() {
+    each_program_runs_to_one_value_in_both_engines("bench/unseen", "\nreturn main()\n");
+}
+
+/// Runs every `*.py` under `dir` (relative to the crate), with `tail` appended, with process isolation
+/// and in process; each must end with a value, the same in both.
+fn each_program_runs_to_one_value_in_both_engines(dir: &str, tail: &str) {
+    let source_dir = Path::new(env!("CARGO_MANIFEST_DIR")).join(dir);
+    let mut programs: Vec<_> = std::fs::read_dir(&source_dir)
         .unwrap()
         .map(|entry| entry.unwrap().path())
         .filter(|path| path.extension().is_some_and(|ext| ext == "py"))
         .collect();
     programs.sort();
-    assert!(programs.len() >= 8, "{programs:?}");
+    assert!(programs.len() >= 7, "{programs:?}");
+    let scratch = tempfile::tempdir().unwrap();
     for program in &programs {
-        let path = program.to_str().unwrap();
+        let snippet = scratch.path().join(program.file_name().unwrap());
+        let source = std::fs::read_to_string(program).unwrap();
+        std::fs::write(&snippet, source + tail).unwrap();
+        let path = snippet.to_str().unwrap();
         let values: Vec<String> = ["process", "in-process"]
             .iter()
             .map(|isolation| {
-                let out = toolplane(&train, &["run", "--isolation", isolation, path]);
+                let out = toolplane(scratch.path(), &["run", "--isolation", isolation, path]);
                 assert_eq!(
                     out.status.code(),
                     Some(0),
-                    "{path} ({isolation}): {}",
+                    "{} ({isolation}): {}",
+                    program.display(),
                     text(&out.stderr)
                 );
                 text(&out.stdout)
             })
             .collect();
-        assert!(!values[0].trim().is_empty(), "{path}: no value");
-        assert_eq!(values[0], values[1], "{path}: the engines disagree");
+        assert!(
+            !values[0].trim().is_empty(),
+            "{}: no value",
+            program.display()
+        );
+        assert_eq!(
+            values[0],
+            values[1],
+            "{}: the engines disagree",
+            program.display()
+        );
     }
 }
