@@ -950,6 +950,57 @@ results = repr((runs[0], runs[-1] == runs[0], x, y, G, box[1], box[-1], len(box)
         );
     }
 
+    /// Comparisons made inside the VM (tuple and list elements, sort keys, dict keys, `in`, `index`,
+    /// `max`) give what Python's operators give: `str` in code point order, surrogates included,
+    /// ints of any size, floats as IEEE 754 (a NaN unequal and unordered, `-0.0 == 0.0`) with an
+    /// object identical to itself, and subclasses and mixed types through their own methods.
+    #[test]
+    fn comparisons_inside_containers_and_sorts_follow_python() {
+        with_module(
+            r#"
+nan = float("nan")
+class S(str):
+    def __eq__(self, other):
+        return True
+    __hash__ = str.__hash__
+class F(float):
+    def __lt__(self, other):
+        return True
+words = ["z", "\u00e9", "\ud7ff", "\ud800", "\ue000", "a" * 3, "aa"]
+keys = [(w[0], -len(w), i * 0.5) for i, w in enumerate(words)]
+big = [(10**30 + 1, "a"), (10**30, "b"), (-(10**30), "c"), (10**30, "a")]
+table = {("x" + "y", 1): "first", ("q", 2.5): "second"}
+results = repr((
+    sorted(words),
+    [w for _, _, w in sorted((k[0], k[1], w) for k, w in zip(keys, words))],
+    sorted(big),
+    (nan,) < (1.0,), (1.0,) < (nan,), [nan] == [nan], [float("nan")] == [float("nan")],
+    (0.0,) == (-0.0,), (1.5, "b") < (1.5, "c"), (2, 1.0) <= (2, 1.0),
+    ["a" + "b", "cd"].index("c" + "d"), ("q" + "", 2.5) in table, table[("xy", 1)],
+    max([("b", 1), ("b", 2), ("a", 9)]), min(["b" + "b", "ba", "bab"]),
+    [True].index(1), (1,) == (True,), ["y"].count(S("x")), (F(1.0),) < (F(0.5),),
+    sorted([3, -(2**70), 2**70, 0, -1]), (-(10**20),) > (-(10**19),),
+    [words[3] < words[4], words[1] > words[0], words[2] <= words[3], "aa" >= "aaa", nan < nan,
+     nan != nan, -0.0 < 0.0, 2**70 > 2**70 - 1],
+))
+"#,
+            |vm, scope| {
+                let results: String = global(vm, scope, "results");
+                // CPython 3.11's repr of the same tuple.
+                let cpython = concat!(
+                    r"(['aa', 'aaa', 'z', 'é', '\ud7ff', '\ud800', '\ue000'], ",
+                    r"['aaa', 'aa', 'z', 'é', '\ud7ff', '\ud800', '\ue000'], ",
+                    "[(-1000000000000000000000000000000, 'c'), (1000000000000000000000000000000, 'a'), ",
+                    "(1000000000000000000000000000000, 'b'), (1000000000000000000000000000001, 'a')], ",
+                    "False, False, True, False, True, True, True, 1, True, 'first', ('b', 2), 'ba', ",
+                    "0, True, 1, True, [-1180591620717411303424, -1, 0, 3, 1180591620717411303424], ",
+                    "False, [True, True, True, False, False, True, False, True])"
+                );
+                assert_eq!(results, cpython);
+            },
+        );
+    }
+
     /// `%` and `//` of two compact ints take a specialized site (`BINARY_OP_EXTEND`) instead of the
     /// generic operator dispatch. Once the sites have warmed up on small ints, every sign
     /// combination, the edges of the compact range, big ints, a zero divisor, `bool`, `float` and

@@ -9996,23 +9996,9 @@ impl ExecutingFrame<'_> {
         let cmp_op: PyComparisonOp = op.into();
         let force_bool = u32::from(arg) & bytecode::oparg::COMPARE_OP_BOOL_MASK != 0;
 
-        // COMPARE_OP_INT: leaf type, cannot recurse — skip rich_compare dispatch
-        if let (Some(a_int), Some(b_int)) = (
-            a.downcast_ref_if_exact::<PyInt>(vm),
-            b.downcast_ref_if_exact::<PyInt>(vm),
-        ) {
-            let result = cmp_op.eval_ord(a_int.as_bigint().cmp(b_int.as_bigint()));
-            self.push_value(vm.ctx.new_bool(result).into());
-            return Ok(None);
-        }
-        // COMPARE_OP_FLOAT: leaf type, cannot recurse — skip rich_compare dispatch.
-        // Falls through on NaN (partial_cmp returns None) for correct != semantics.
-        if let (Some(a_f), Some(b_f)) = (
-            a.downcast_ref_if_exact::<PyFloat>(vm),
-            b.downcast_ref_if_exact::<PyFloat>(vm),
-        ) && let Some(ord) = a_f.to_f64().partial_cmp(&b_f.to_f64())
-        {
-            let result = cmp_op.eval_ord(ord);
+        // Two exact ints, floats or strs: leaf types that cannot recurse, compared without the
+        // rich-comparison dispatch (COMPARE_OP_INT / _FLOAT / _STR).
+        if let Some(result) = a.compare_exact_scalars(b.as_object(), cmp_op, vm) {
             self.push_value(vm.ctx.new_bool(result).into());
             return Ok(None);
         }

@@ -408,9 +408,64 @@ impl PyObject {
             }
         }
 
+        if let Some(result) = self.compare_exact_scalars(other, op_id, vm) {
+            return Ok(result);
+        }
         match self._cmp(other, op_id, vm)? {
             Either::A(obj) => obj.try_to_bool(vm),
             Either::B(other) => Ok(other),
+        }
+    }
+
+    /// `self op other` when both are of one exact type among `str`, `int` and `float`, read
+    /// directly: what those types' own comparisons give, without the slot dispatch, the recursion
+    /// guard and the result's conversions of the general path, which cost several times the
+    /// comparison itself. Tuples of such values (sort keys, dict keys) compare their elements
+    /// through here. `None` for any other pair.
+    #[inline]
+    pub(crate) fn compare_exact_scalars(
+        &self,
+        other: &Self,
+        op: PyComparisonOp,
+        vm: &VirtualMachine,
+    ) -> Option<bool> {
+        let class = self.class();
+        if !class.is(other.class()) {
+            return None;
+        }
+        let types = &vm.ctx.types;
+        if class.is(types.str_type) {
+            let (a, b) = (
+                self.downcast_ref::<PyStr>()?.as_wtf8(),
+                other.downcast_ref::<PyStr>()?.as_wtf8(),
+            );
+            // As `PyStr`'s own comparison: equality needs no ordering.
+            Some(
+                op.eval_eq(|| a == b)
+                    .unwrap_or_else(|| op.eval_ord(a.cmp(b))),
+            )
+        } else if class.is(types.int_type) {
+            let (a, b) = (
+                self.downcast_ref::<PyInt>()?.as_bigint(),
+                other.downcast_ref::<PyInt>()?.as_bigint(),
+            );
+            Some(op.eval_ord(a.cmp(b)))
+        } else if class.is(types.float_type) {
+            let (a, b) = (
+                self.downcast_ref::<crate::builtins::PyFloat>()?.to_f64(),
+                other.downcast_ref::<crate::builtins::PyFloat>()?.to_f64(),
+            );
+            // IEEE 754, as `float`'s own comparison: a NaN is unequal and unordered.
+            Some(match op {
+                PyComparisonOp::Lt => a < b,
+                PyComparisonOp::Le => a <= b,
+                PyComparisonOp::Eq => a == b,
+                PyComparisonOp::Ne => a != b,
+                PyComparisonOp::Gt => a > b,
+                PyComparisonOp::Ge => a >= b,
+            })
+        } else {
+            None
         }
     }
 
