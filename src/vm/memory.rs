@@ -434,7 +434,7 @@ mod tests {
                                 Hybrid.alloc_zeroed(layout)
                             };
                             assert!(
-                                mimallocs(block) && block as usize % align == 0,
+                                mimallocs(block) && (block as usize).is_multiple_of(align),
                                 "{layout:?}"
                             );
                             if n % 2 == 1 {
@@ -446,7 +446,10 @@ mod tests {
                         .collect();
                     for block in blocks {
                         let moved = Hybrid.realloc(block, layout, new_size);
-                        assert!(moved as usize % align == 0, "{layout:?} to {new_size}");
+                        assert!(
+                            (moved as usize).is_multiple_of(align),
+                            "{layout:?} to {new_size}"
+                        );
                         assert!((0..size.min(new_size)).all(|i| *moved.add(i) == 0xa5));
                         Hybrid.dealloc(moved, resized);
                     }
