@@ -3,8 +3,9 @@
 use crate::{
     AsObject, Py, PyObject, PyObjectRef, PyRef, PyResult, TryFromObject, VirtualMachine,
     builtins::{
-        PyBaseObject, PyBytes, PyDict, PyDictRef, PyGenericAlias, PyInt, PyList, PyStr, PyTuple,
-        PyTupleRef, PyType, PyTypeRef, PyUtf8Str, int::check_int_to_str_digits, pystr::AsPyStr,
+        PyBaseObject, PyBytes, PyDict, PyDictRef, PyFloat, PyGenericAlias, PyInt, PyList, PyStr,
+        PyTuple, PyTupleRef, PyType, PyTypeRef, PyUtf8Str, int::check_int_to_str_digits,
+        pystr::AsPyStr,
     },
     common::{hash::PyHash, str::to_ascii},
     convert::ToPyObject,
@@ -452,18 +453,14 @@ impl PyObject {
             Some(op.eval_ord(a.cmp(b)))
         } else if class.is(types.float_type) {
             let (a, b) = (
-                self.downcast_ref::<crate::builtins::PyFloat>()?.to_f64(),
-                other.downcast_ref::<crate::builtins::PyFloat>()?.to_f64(),
+                self.downcast_ref::<PyFloat>()?.to_f64(),
+                other.downcast_ref::<PyFloat>()?.to_f64(),
             );
-            // IEEE 754, as `float`'s own comparison: a NaN is unequal and unordered.
-            Some(match op {
-                PyComparisonOp::Lt => a < b,
-                PyComparisonOp::Le => a <= b,
-                PyComparisonOp::Eq => a == b,
-                PyComparisonOp::Ne => a != b,
-                PyComparisonOp::Gt => a > b,
-                PyComparisonOp::Ge => a >= b,
-            })
+            // IEEE 754, as `float`'s own comparison: a NaN is unordered, so only `!=` holds.
+            Some(
+                a.partial_cmp(&b)
+                    .map_or(op == PyComparisonOp::Ne, |ord| op.eval_ord(ord)),
+            )
         } else {
             None
         }
