@@ -544,8 +544,10 @@ fn time_limit_ends_even_catch_all_loops() {
 /// jumps and at `RESUME` (a frame's entry, a generator's resumption), not before every instruction.
 /// Every shape of endless run passes one of them: a plain loop, a loop that catches everything, a
 /// generator driven by a `for`, a generator expression a builtin drains, and a builtin that calls a
-/// Python function forever with no backward jump in any Python frame. Each ends at the limit with
-/// a `TimeoutError`, in both engines, and the runtime answers the next run.
+/// Python function forever with no backward jump in any Python frame, and `sum` over an endless
+/// iterator written in Rust (ints, floats, anything else), which runs no Python frame at all and polls
+/// as it adds. Each ends at the limit with a `TimeoutError`, in both engines, and the runtime answers
+/// the next run.
 #[test]
 fn the_time_limit_ends_endless_runs_of_every_shape() {
     let shapes = [
@@ -562,6 +564,18 @@ fn the_time_limit_ends_endless_runs_of_every_shape() {
         (
             "builtin calling Python",
             "any(map(lambda x: False, iter(int, 1)))",
+        ),
+        (
+            "sum of native ints",
+            "import itertools\nsum(itertools.repeat(1))",
+        ),
+        (
+            "sum of native floats",
+            "import itertools\nsum(itertools.repeat(0.5))",
+        ),
+        (
+            "sum of native complex numbers",
+            "import itertools\nsum(itertools.repeat(1j), 0j)",
         ),
     ];
     for isolation in common::isolations() {

@@ -1001,6 +1001,76 @@ results = repr((
         );
     }
 
+    /// `sum` of exact ints, bools and floats totals them in a machine number, as CPython's `sum` does;
+    /// what leaves that path (an overflow past 64 bits, an item of another type or a subclass with its
+    /// own `__add__`/`__radd__`, an int a float cannot hold exactly) continues with `+`, so every
+    /// result, type and error is what adding left to right gives.
+    #[test]
+    fn sum_gives_what_adding_left_to_right_gives() {
+        with_module(
+            r#"
+import itertools
+class I(int):
+    def __add__(self, other):
+        return "I+"
+    __radd__ = __add__
+class F(float):
+    def __radd__(self, other):
+        return "F+"
+def gen(n):
+    for i in range(n):
+        yield i * 3 - 7
+big = 2**63 - 1
+results = repr((
+    sum(range(1000)), sum(gen(500)), sum([]), sum([], 5), sum([True, True, False]), sum([1, True], 0),
+    sum([big, 1]), sum([big, 1, -2]), sum([-big, -1, -1]), sum([2**70, -(2**70), 3]),
+    sum([1, 2.5, 3]), sum([0.1] * 10), sum([0.5, 1, 2**60]), sum([1.5, 2**80]),
+    sum([], 0.0), sum([], -0.0), sum([-0.0], -0.0), sum([float("inf"), 1]), sum([1e308, 1e308]),
+    sum([1, 2], 0.5), sum([0.25, 0.5], 1), sum([True, 0.5]), sum([0.5, True]),
+    sum([1, I(2)]), sum([1.0, F(2.0)]), sum([1, F(2.0)]), sum([[1], [2]], []), sum([(1,), (2,)], ()),
+    sum([], I(5)), sum([1], I(5)), sum([1.5, 2.5], F(0.5)), sum(x * 0.5 for x in range(100)),
+    sum([1 + 2j, 3], 0j), sum([0.5, 1 + 1j]), sum(iter([3, 4]), -7), type(sum([True, True])),
+    type(sum([], 0.0)), type(sum([2, 3.0])), sum([10**20, 0.5]), sum([2**53 + 1, 0.0]), sum([0.0, 2**53 + 1]),
+))
+try:
+    sum([1, "a"])
+except TypeError as e:
+    results += " | " + str(e)
+try:
+    sum([1.5, "a"])
+except TypeError as e:
+    results += " | " + str(e)
+try:
+    sum([1.5, 10**400])
+except OverflowError as e:
+    results += " | " + str(e)
+try:
+    sum(["a", "b"], "")
+except TypeError as e:
+    results += " | " + str(e)
+try:
+    sum(5)
+except TypeError as e:
+    results += " | " + str(e)
+"#,
+            |vm, scope| {
+                let results: String = global(vm, scope, "results");
+                // CPython 3.11's output for the same module.
+                let cpython = concat!(
+                    "(499500, 370750, 0, 5, 2, 2, 9223372036854775808, 9223372036854775806, ",
+                    "-9223372036854775809, 3, 6.5, 0.9999999999999999, 1.152921504606847e+18, ",
+                    "1.2089258196146292e+24, 0.0, -0.0, -0.0, inf, inf, 3.5, 1.75, 1.5, 1.5, 'I+', 'F+', 'F+', ",
+                    "[1, 2], (1, 2), 5, 'I+', 4.5, 2475.0, (4+2j), (1.5+1j), 0, <class 'int'>, ",
+                    "<class 'float'>, <class 'float'>, 1e+20, 9007199254740992.0, ",
+                    "9007199254740992.0) | unsupported operand type(s) for +: 'int' and 'str' | ",
+                    "unsupported operand type(s) for +: 'float' and 'str' | int too large to convert to float | ",
+                    "sum() can't sum strings [use ''.join(seq) instead] | 'int' object is not iterable",
+                );
+                assert_eq!(results, cpython);
+            },
+        );
+    }
+
     /// `%` and `//` of two compact ints take a specialized site (`BINARY_OP_EXTEND`) instead of the
     /// generic operator dispatch. Once the sites have warmed up on small ints, every sign
     /// combination, the edges of the compact range, big ints, a zero divisor, `bool`, `float` and

@@ -11,8 +11,8 @@ mod builtins {
         AsObject, Py, PyObject, PyObjectRef, PyPayload, PyRef, PyResult, TryFromObject,
         VirtualMachine,
         builtins::{
-            PyByteArray, PyBytes, PyDictRef, PyStr, PyStrRef, PyTuple, PyTupleRef, PyType,
-            PyUtf8StrRef,
+            PyByteArray, PyBytes, PyDictRef, PyFloat, PyInt, PyStr, PyStrRef, PyTuple, PyTupleRef,
+            PyType, PyUtf8StrRef,
             enumerate::PyReverseSequenceIterator,
             function::{PyCell, PyCellRef, PyFunction},
             iter::PyCallableIterator,
@@ -1228,10 +1228,81 @@ mod builtins {
             _ => (),
         });
 
-        for item in iterable.iter(vm)? {
-            sum = vm._add(&sum, &*item?)?;
+        let mut items = iterable.iter(vm)?;
+        // As CPython's `builtin_sum_impl`: while the total is an exact int that fits 64 bits and
+        // the items are exact ints or bools, or the total an exact float and the items exact
+        // floats (or ints a float holds exactly), the total is a machine number and no object
+        // is made per item. The first item that does not fit makes the total an object again
+        // and is added with `+`, as are all after it, so the result is left-to-right `+`'s.
+        // Every step polls for signals: the items may come from an endless iterator written in
+        // Rust, where no frame would poll (the embedder's time limit arrives as one).
+        if let Some(start) = sum.downcast_ref_if_exact::<PyInt>(vm)
+            && let Some(mut total) = start.try_to_i64_fast()
+        {
+            loop {
+                let Some(item) = items.next() else {
+                    return Ok(vm.ctx.new_int(total).into());
+                };
+                let item = item?;
+                vm.check_signals()?;
+                if let Some(added) = sum_int_item(&item, vm).and_then(|v| total.checked_add(v)) {
+                    total = added;
+                    continue;
+                }
+                sum = vm._add(vm.ctx.new_int(total).as_object(), &item)?;
+                break;
+            }
+        }
+        if let Some(start) = sum.downcast_ref_if_exact::<PyFloat>(vm) {
+            let mut total = start.to_f64();
+            loop {
+                let Some(item) = items.next() else {
+                    return Ok(vm.ctx.new_float(total).into());
+                };
+                let item = item?;
+                vm.check_signals()?;
+                if let Some(value) = sum_float_item(&item, vm) {
+                    total += value;
+                    continue;
+                }
+                sum = vm._add(vm.ctx.new_float(total).as_object(), &item)?;
+                break;
+            }
+        }
+        for item in items {
+            let item = item?;
+            vm.check_signals()?;
+            sum = vm._add(&sum, &item)?;
         }
         Ok(sum)
+    }
+
+    /// An item `sum` adds to a 64-bit total: an exact int that fits, or a bool (which adds as
+    /// `int.__add__` does, bool having no `__add__` of its own).
+    #[inline]
+    fn sum_int_item(item: &PyObject, vm: &VirtualMachine) -> Option<i64> {
+        if let Some(int) = item.downcast_ref_if_exact::<PyInt>(vm) {
+            int.try_to_i64_fast()
+        } else if item.is(&vm.ctx.true_value) {
+            Some(1)
+        } else if item.is(&vm.ctx.false_value) {
+            Some(0)
+        } else {
+            None
+        }
+    }
+
+    /// An item `sum` adds to a float total: an exact float, or an exact int that a float holds
+    /// exactly, so that adding its `f64` is what `float.__add__` gives.
+    #[inline]
+    fn sum_float_item(item: &PyObject, vm: &VirtualMachine) -> Option<f64> {
+        const EXACT_IN_F64: u64 = 1 << f64::MANTISSA_DIGITS;
+        if let Some(float) = item.downcast_ref_if_exact::<PyFloat>(vm) {
+            Some(float.to_f64())
+        } else {
+            let int = item.downcast_ref_if_exact::<PyInt>(vm)?.try_to_i64_fast()?;
+            (int.unsigned_abs() <= EXACT_IN_F64).then_some(int as f64)
+        }
     }
 
     #[derive(FromArgs)]
