@@ -3648,8 +3648,20 @@ impl ExecutingFrame<'_> {
 
     /// `_YIELD_VALUE_EVENT`: fire PY_YIELD while the value is still on the
     /// stack. If the tracer assigned `f_lineno`, continue at the new lasti
-    /// instead of suspending.
+    /// instead of suspending. Every yield passes here, so the test for a
+    /// tracer or a monitor is inlined into it and the events are a cold call.
+    #[inline(always)]
     fn yield_value_event(&mut self, vm: &VirtualMachine) -> PyResult<bool> {
+        if vm.use_tracing.get() || self.monitoring_mask & MonitoringEvent::PyYield.mask() != 0 {
+            self.fire_yield_value_events(vm)
+        } else {
+            Ok(false)
+        }
+    }
+
+    #[cold]
+    #[inline(never)]
+    fn fire_yield_value_events(&mut self, vm: &VirtualMachine) -> PyResult<bool> {
         let lasti_before = self.lasti();
         if vm.use_tracing.get() {
             let value = self.top_value().to_owned();
@@ -9431,9 +9443,25 @@ impl ExecutingFrame<'_> {
     }
 
     /// sys.settrace generates line events for all backward edges, even if on
-    /// the same line.
+    /// the same line. Every loop iteration passes here, so the test for a
+    /// tracer is inlined into it and the event itself is a cold call.
+    #[inline(always)]
     fn trace_backward_same_line(&mut self, from_idx: usize, vm: &VirtualMachine) -> PyResult<()> {
-        if !(vm.use_tracing.get() && self.trace_is_set(vm) && self.trace_lines_is_set()) {
+        if vm.use_tracing.get() {
+            self.trace_backward_same_line_event(from_idx, vm)
+        } else {
+            Ok(())
+        }
+    }
+
+    #[cold]
+    #[inline(never)]
+    fn trace_backward_same_line_event(
+        &mut self,
+        from_idx: usize,
+        vm: &VirtualMachine,
+    ) -> PyResult<()> {
+        if !(self.trace_is_set(vm) && self.trace_lines_is_set()) {
             return Ok(());
         }
         let to_idx = self.lasti() as usize;
