@@ -160,7 +160,8 @@ fn a_source_the_compiler_cannot_hold_is_a_memory_error() {
 /// aborted the in-process host (this test binary) with `memory allocation of … failed`: a replace whose
 /// result is a GiB, a format width or precision of a billion, a set or dict that outgrows the budget.
 /// The vendored VM now checks those sizes first (vendor/README.md), and each is a `MemoryError` in
-/// both engines, with the host whole after it.
+/// both engines, with the host whole after it. So are `join` and `sorted` of an endless iterator, which
+/// collected it into a vector grown infallibly until a doubling was refused.
 #[test]
 fn growth_inside_the_vm_is_a_memory_error_not_an_abort() {
     let shapes = [
@@ -172,6 +173,9 @@ fn growth_inside_the_vm_is_a_memory_error_not_an_abort() {
         "x = '{:^1000000000}'.format(2.5)",
         "x = set(range(80_000_000))",
         "x = {i: None for i in range(80_000_000)}",
+        "import itertools\nx = ''.join(itertools.repeat(''))",
+        "import itertools\nx = b''.join(itertools.repeat(b''))",
+        "import itertools\nx = sorted(itertools.repeat(1))",
     ];
     for isolation in isolations() {
         let rt = memory_limited(isolation, 256);

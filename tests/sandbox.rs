@@ -544,10 +544,11 @@ fn time_limit_ends_even_catch_all_loops() {
 /// jumps and at `RESUME` (a frame's entry, a generator's resumption), not before every instruction.
 /// Every shape of endless run passes one of them: a plain loop, a loop that catches everything, a
 /// generator driven by a `for`, a generator expression a builtin drains, and a builtin that calls a
-/// Python function forever with no backward jump in any Python frame, and `sum` over an endless
-/// iterator written in Rust (ints, floats, anything else), which runs no Python frame at all and polls
-/// as it adds. Each ends at the limit with a `TimeoutError`, in both engines, and the runtime answers
-/// the next run.
+/// Python function forever with no backward jump in any Python frame, and builtins (`sum`, `max`,
+/// `any`, `set`, `dict.update`, `deque`, `filter`, `islice`) draining an endless iterator written in
+/// Rust, which run no Python frame at all: every item they take polls. Before, in process, those ran
+/// on past the limit (`max` of an endless iterator aborted the host: it collected every item first).
+/// Each ends at the limit with a `TimeoutError`, in both engines, and the runtime answers the next run.
 #[test]
 fn the_time_limit_ends_endless_runs_of_every_shape() {
     let shapes = [
@@ -576,6 +577,26 @@ fn the_time_limit_ends_endless_runs_of_every_shape() {
         (
             "sum of native complex numbers",
             "import itertools\nsum(itertools.repeat(1j), 0j)",
+        ),
+        ("max of a native count", "import itertools\nmax(itertools.count())"),
+        ("max of a callable iterator", "max(iter(int, 1))"),
+        ("any of native falses", "import itertools\nany(itertools.repeat(False))"),
+        ("set of one native item", "import itertools\nset(itertools.repeat(1))"),
+        (
+            "dict update from a native zip",
+            "import itertools\n{}.update(zip(itertools.repeat(1), itertools.repeat(2)))",
+        ),
+        (
+            "deque that keeps nothing",
+            "import collections, itertools\ncollections.deque(itertools.count(), maxlen=0)",
+        ),
+        (
+            "filter that never matches",
+            "import itertools\nnext(filter(None, itertools.repeat(0)))",
+        ),
+        (
+            "islice past a native count",
+            "import itertools\nnext(itertools.islice(itertools.count(), 10**18, None))",
         ),
     ];
     for isolation in common::isolations() {

@@ -56,7 +56,7 @@ impl BytesJoin {
             // PySequence_Fast exhausts the iterator before inspecting its items.
             let iterable = ArgIterable::<PyObjectRef>::try_from_object(vm, iterable)
                 .map_err(|_| vm.new_type_error("can only join an iterable"))?;
-            let items = iterable.iter_sized(vm)?.collect::<PyResult<Vec<_>>>()?;
+            let items = iterable.iter_sized(vm)?.collect_fallibly()?;
             Either::B(vm.ctx.new_tuple(items))
         };
         Ok(Self { items })

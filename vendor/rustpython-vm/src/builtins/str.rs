@@ -1208,7 +1208,11 @@ impl Py<PyStr> {
     }
 
     #[pymethod]
-    fn replace(zelf: PyRef<PyStr>, args: ReplaceArgs, vm: &VirtualMachine) -> PyResult<PyRef<PyStr>> {
+    fn replace(
+        zelf: PyRef<PyStr>,
+        args: ReplaceArgs,
+        vm: &VirtualMachine,
+    ) -> PyResult<PyRef<PyStr>> {
         let ReplaceArgs { old, new, count } = args;
         if count == 0 || old.byte_len() > zelf.byte_len() || old.as_wtf8() == new.as_wtf8() {
             return Ok(PyStr::result_unchanged(zelf, vm));
@@ -1224,7 +1228,11 @@ impl Py<PyStr> {
             } else {
                 s.len() / old.byte_len()
             };
-            let most = if count < 0 { most } else { most.min(count as usize) };
+            let most = if count < 0 {
+                most
+            } else {
+                most.min(count as usize)
+            };
             if most.saturating_mul(growth) > 1 << 20 {
                 let found = if old.is_empty() {
                     most
@@ -1339,7 +1347,7 @@ impl Py<PyStr> {
         // and which has its own wording for what it cannot iterate.
         let iterable = ArgIterable::<PyObjectRef>::try_from_object(vm, iterable)
             .map_err(|_| vm.new_type_error("can only join an iterable"))?;
-        let items = iterable.iter_sized(vm)?.collect::<PyResult<Vec<_>>>()?;
+        let items = iterable.iter_sized(vm)?.collect_fallibly()?;
         PyStr::join_items(&zelf, &items, vm)
     }
 
@@ -1478,7 +1486,9 @@ impl Py<PyStr> {
         // toolplane: sized and checked first (`anystr::expanded_tabs_size`), then built in place.
         let text = self.as_wtf8();
         let tabsize = args.tabsize();
-        let units = text.code_points().map(|c| (c == '\t', c == '\r' || c == '\n'));
+        let units = text
+            .code_points()
+            .map(|c| (c == '\t', c == '\r' || c == '\n'));
         let size = anystr::expanded_tabs_size(text.len(), tabsize, units, vm)?;
         let mut out = Wtf8Buf::with_capacity(size);
         let mut column = 0usize;
@@ -1494,7 +1504,11 @@ impl Py<PyStr> {
                 column += spaces;
             } else {
                 out.push(c);
-                column = if c == '\r' || c == '\n' { 0 } else { column + 1 };
+                column = if c == '\r' || c == '\n' {
+                    0
+                } else {
+                    column + 1
+                };
             }
         }
         Ok(out)
@@ -1660,7 +1674,8 @@ impl PyRef<PyStr> {
         let bytes = self.as_wtf8().py_add(other);
         // Only the appended part is scanned for its kind (see `concat`), not the whole string again.
         // SAFETY: the kind is the union of the parts' kinds.
-        let joined = unsafe { PyStr::new_str_unchecked(bytes.into(), self.kind() | other.str_kind()) };
+        let joined =
+            unsafe { PyStr::new_str_unchecked(bytes.into(), self.kind() | other.str_kind()) };
         if self.as_object().strong_count() == 1 {
             // SAFETY: strong_count()==1 guarantees unique ownership of this PyStr.
             // Mutating payload in place preserves semantics while avoiding PyObject reallocation.

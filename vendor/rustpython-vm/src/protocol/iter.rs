@@ -40,6 +40,10 @@ where
     }
 
     pub fn next(&self, vm: &VirtualMachine) -> PyResult<PyIterReturn> {
+        // Every item a native loop takes (`any`, `set()`, `filter`, `islice`, ...) polls for
+        // signals, where the embedder's time and memory limits arrive: an endless iterator
+        // drained in Rust runs no frame that would poll.
+        vm.check_signals()?;
         let iternext = self
             .0
             .borrow()
@@ -257,6 +261,30 @@ where
             length_hint,
             _phantom: core::marker::PhantomData,
         }
+    }
+}
+
+impl<T, O> PyIterIter<'_, T, O>
+where
+    T: TryFromObject,
+    O: Borrow<PyObject>,
+{
+    /// Collects the items into a vector grown fallibly: `MemoryError` when the allocator refuses
+    /// the room, where `collect()` would abort the process (an endless iterator reaches that).
+    pub fn collect_fallibly(mut self) -> PyResult<Vec<T>> {
+        let vm = self.vm;
+        let mut items = Vec::new();
+        items
+            .try_reserve_exact(self.length_hint.unwrap_or(0))
+            .map_err(|_| vm.no_memory_error())?;
+        while let Some(item) = self.next() {
+            let item = item?;
+            if items.len() == items.capacity() {
+                items.try_reserve(1).map_err(|_| vm.no_memory_error())?;
+            }
+            items.push(item);
+        }
+        Ok(items)
     }
 }
 

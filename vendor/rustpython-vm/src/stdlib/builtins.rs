@@ -933,19 +933,25 @@ mod builtins {
             return Err(err);
         }
 
-        let candidates = if args.args.len() > 1 {
+        // One argument is iterated as it is compared, as CPython's `min_max` does: collecting it
+        // first held every item at once, and an endless iterator grew a vector until the host's
+        // allocator refused it.
+        let mut candidates_iter: Box<dyn Iterator<Item = PyResult<PyObjectRef>>> = if args
+            .args
+            .len()
+            > 1
+        {
             if default.is_some() {
                 return Err(vm.new_type_error(format!(
                     "Cannot specify a default for {func_name}() with multiple positional arguments"
                 )));
             }
-            args.args
+            Box::new(args.args.into_iter().map(Ok))
         } else {
-            args.args[0].try_to_value(vm)?
+            let iterable = args.args.swap_remove(0);
+            Box::new(iterable.get_iter(vm)?.into_iter::<PyObjectRef>(vm))
         };
-
-        let mut candidates_iter = candidates.into_iter();
-        let mut x = match candidates_iter.next() {
+        let mut x = match candidates_iter.next().transpose()? {
             Some(x) => x,
             None => {
                 return default.ok_or_else(|| {
@@ -958,6 +964,7 @@ mod builtins {
         if let Some(ref key_func) = key_func {
             let mut x_key = key_func.call((x.clone(),), vm)?;
             for y in candidates_iter {
+                let y = y?;
                 let y_key = key_func.call((y.clone(),), vm)?;
                 if y_key.rich_compare_bool(&x_key, op, vm)? {
                     x = y;
@@ -966,6 +973,7 @@ mod builtins {
             }
         } else {
             for y in candidates_iter {
+                let y = y?;
                 if y.rich_compare_bool(&x, op, vm)? {
                     x = y;
                 }

@@ -3487,7 +3487,13 @@ impl VirtualMachine {
             }
         }
         for element in PyIterIter::new(self, iter.as_ref(), cap) {
-            results.push(f(element?)?);
+            let value = f(element?)?;
+            // Grown fallibly: an endless iterator would otherwise grow the vector until the
+            // allocator refuses a doubling, which aborts the process instead of raising.
+            if results.len() == results.capacity() {
+                results.try_reserve(1).map_err(|_| self.no_memory_error())?;
+            }
+            results.push(value);
         }
         results.shrink_to_fit();
         Ok(results)
