@@ -578,10 +578,19 @@ fn the_time_limit_ends_endless_runs_of_every_shape() {
             "sum of native complex numbers",
             "import itertools\nsum(itertools.repeat(1j), 0j)",
         ),
-        ("max of a native count", "import itertools\nmax(itertools.count())"),
+        (
+            "max of a native count",
+            "import itertools\nmax(itertools.count())",
+        ),
         ("max of a callable iterator", "max(iter(int, 1))"),
-        ("any of native falses", "import itertools\nany(itertools.repeat(False))"),
-        ("set of one native item", "import itertools\nset(itertools.repeat(1))"),
+        (
+            "any of native falses",
+            "import itertools\nany(itertools.repeat(False))",
+        ),
+        (
+            "set of one native item",
+            "import itertools\nset(itertools.repeat(1))",
+        ),
         (
             "dict update from a native zip",
             "import itertools\n{}.update(zip(itertools.repeat(1), itertools.repeat(2)))",
