@@ -683,6 +683,43 @@ events = repr([e for e in events if e[1] in ("fact", "gen")])
         );
     }
 
+    /// A loop's backward jump tests for a tracer inline and reports the 'line' event of an edge
+    /// that stays on one line out of line: traced, a `for` loop written on one line still reports
+    /// that line once per iteration (CPython 3.11's events), and untraced it reports nothing.
+    #[test]
+    fn a_traced_loop_on_one_line_reports_its_line_at_every_iteration() {
+        with_module(
+            r#"
+import sys
+events = []
+def tracer(frame, event, arg):
+    if frame.f_code.co_name == "f":
+        events.append((event, frame.f_lineno - frame.f_code.co_firstlineno))
+    return tracer
+def f():
+    x = 0
+    for i in range(3): x += i
+    return x
+f()
+sys.settrace(tracer)
+value = f()
+sys.settrace(None)
+f()
+events = repr(events)
+"#,
+            |vm, scope| {
+                let value: i64 = global(vm, scope, "value");
+                assert_eq!(value, 3);
+                let events: String = global(vm, scope, "events");
+                assert_eq!(
+                    events,
+                    "[('call', 0), ('line', 1), ('line', 2), ('line', 2), ('line', 2), \
+                     ('line', 2), ('line', 3), ('return', 3)]"
+                );
+            },
+        );
+    }
+
     /// Everything a trace function needs before an instruction runs happens out of the dispatch
     /// loop, behind one test of the tracing flag. The 'line' and 'opcode' events still come in
     /// order, once per line change and once per instruction; an exception a 'line' or an 'opcode'
