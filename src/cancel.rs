@@ -62,7 +62,9 @@ impl CancelToken {
             return;
         }
         let hooks = std::mem::take(&mut *lock(&self.inner.hooks));
-        for (_, hook) in hooks {
+        // Innermost first, as guards unwind: a run's own flag is set before the engine wakes the
+        // run from a call it waits for, so the woken run reports itself cancelled.
+        for (_, hook) in hooks.into_iter().rev() {
             hook();
         }
     }
@@ -164,6 +166,24 @@ mod tests {
         let _late = token.arm(counter(&runs));
         assert_eq!(runs.load(Ordering::SeqCst), 2);
         assert!(token.clone().is_cancelled());
+    }
+
+    /// Hooks run innermost first. A run arms its own flag inside the engine's wake-up of a call it
+    /// waits for; the other way round, the woken run could end before its flag was set and report the
+    /// wake-up's `RuntimeError` instead of `CancelledError` (seen in process under load, in
+    /// `tests/cancel.rs::a_run_that_ends_drops_its_pending_tool_calls`).
+    #[test]
+    fn hooks_run_last_armed_first() {
+        let token = CancelToken::new();
+        let order = Arc::new(Mutex::new(Vec::new()));
+        let record = |name: &'static str| {
+            let order = order.clone();
+            move || lock(&order).push(name)
+        };
+        let _engine = token.arm(record("engine wake-up"));
+        let _run = token.arm(record("run flag"));
+        token.cancel();
+        assert_eq!(*lock(&order), ["run flag", "engine wake-up"]);
     }
 
     #[test]

@@ -936,11 +936,9 @@ mod builtins {
         // One argument is iterated as it is compared, as CPython's `min_max` does: collecting it
         // first held every item at once, and an endless iterator grew a vector until the host's
         // allocator refused it.
-        let mut candidates_iter: Box<dyn Iterator<Item = PyResult<PyObjectRef>>> = if args
-            .args
-            .len()
-            > 1
-        {
+        type Candidates<'a> = Box<dyn Iterator<Item = PyResult<PyObjectRef>> + 'a>;
+        let several = args.args.len() > 1;
+        let mut candidates_iter: Candidates<'_> = if several {
             if default.is_some() {
                 return Err(vm.new_type_error(format!(
                     "Cannot specify a default for {func_name}() with multiple positional arguments"
@@ -1242,8 +1240,7 @@ mod builtins {
         // floats (or ints a float holds exactly), the total is a machine number and no object
         // is made per item. The first item that does not fit makes the total an object again
         // and is added with `+`, as are all after it, so the result is left-to-right `+`'s.
-        // Every step polls for signals: the items may come from an endless iterator written in
-        // Rust, where no frame would poll (the embedder's time limit arrives as one).
+        // (Each item taken polls for signals, in `PyIter::next`.)
         if let Some(start) = sum.downcast_ref_if_exact::<PyInt>(vm)
             && let Some(mut total) = start.try_to_i64_fast()
         {
@@ -1252,7 +1249,6 @@ mod builtins {
                     return Ok(vm.ctx.new_int(total).into());
                 };
                 let item = item?;
-                vm.check_signals()?;
                 if let Some(added) = sum_int_item(&item, vm).and_then(|v| total.checked_add(v)) {
                     total = added;
                     continue;
@@ -1268,7 +1264,6 @@ mod builtins {
                     return Ok(vm.ctx.new_float(total).into());
                 };
                 let item = item?;
-                vm.check_signals()?;
                 if let Some(value) = sum_float_item(&item, vm) {
                     total += value;
                     continue;
@@ -1279,7 +1274,6 @@ mod builtins {
         }
         for item in items {
             let item = item?;
-            vm.check_signals()?;
             sum = vm._add(&sum, &item)?;
         }
         Ok(sum)
