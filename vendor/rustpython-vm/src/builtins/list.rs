@@ -30,9 +30,9 @@ use rustpython_common::wtf8::Wtf8Buf;
 use alloc::fmt;
 use core::cell::Cell;
 use core::ops::DerefMut;
-use num_traits::ToPrimitive;
 use core::ptr::NonNull;
 use core::sync::atomic::{AtomicU32, Ordering};
+use num_traits::ToPrimitive;
 
 #[pyclass(module = false, name = "list", unhashable = true, traverse = "manual")]
 #[derive(Default)]
@@ -614,11 +614,7 @@ fn extract_cloned(
         v.try_reserve_exact(len).map_err(|_| vm.no_memory_error())?;
         let result = (|| {
             for x in iter {
-                let item = x?;
-                if v.len() == v.capacity() {
-                    v.try_reserve(1).map_err(|_| vm.no_memory_error())?;
-                }
-                v.push(item);
+                vm.push_fallibly(&mut v, x?)?;
             }
             Ok(())
         })();

@@ -278,11 +278,7 @@ where
             .try_reserve_exact(self.length_hint.unwrap_or(0))
             .map_err(|_| vm.no_memory_error())?;
         while let Some(item) = self.next() {
-            let item = item?;
-            if items.len() == items.capacity() {
-                items.try_reserve(1).map_err(|_| vm.no_memory_error())?;
-            }
-            items.push(item);
+            vm.push_fallibly(&mut items, item?)?;
         }
         Ok(items)
     }

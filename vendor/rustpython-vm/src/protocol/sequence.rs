@@ -459,11 +459,7 @@ impl PySequence<'_> {
             let len = self.length(vm).unwrap_or(0);
             v.try_reserve_exact(len).map_err(|_| vm.no_memory_error())?;
             for x in iter {
-                let item = f(x?.as_ref())?;
-                if v.len() == v.capacity() {
-                    v.try_reserve(1).map_err(|_| vm.no_memory_error())?;
-                }
-                v.push(item);
+                vm.push_fallibly(&mut v, f(x?.as_ref())?)?;
             }
         }
         Ok(v)

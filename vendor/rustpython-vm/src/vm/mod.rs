@@ -3487,13 +3487,9 @@ impl VirtualMachine {
             }
         }
         for element in PyIterIter::new(self, iter.as_ref(), cap) {
-            let value = f(element?)?;
             // Grown fallibly: an endless iterator would otherwise grow the vector until the
             // allocator refuses a doubling, which aborts the process instead of raising.
-            if results.len() == results.capacity() {
-                results.try_reserve(1).map_err(|_| self.no_memory_error())?;
-            }
-            results.push(value);
+            self.push_fallibly(&mut results, f(element?)?)?;
         }
         results.shrink_to_fit();
         Ok(results)

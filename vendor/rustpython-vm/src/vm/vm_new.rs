@@ -1148,6 +1148,17 @@ impl VirtualMachine {
         )
     }
 
+    /// Pushes `item`, growing `items` fallibly: a refused allocation is a `MemoryError` here,
+    /// where `Vec::push` would abort the process (a vector filled from an endless iterator
+    /// reaches that).
+    pub fn push_fallibly<T>(&self, items: &mut Vec<T>, item: T) -> PyResult<()> {
+        if items.len() == items.capacity() {
+            items.try_reserve(1).map_err(|_| self.no_memory_error())?;
+        }
+        items.push(item);
+        Ok(())
+    }
+
     /// Create a `MemoryError` with no arguments, for reporting a failed allocation.
     ///
     /// Served from the MemoryError freelist when a husk is available, so the
