@@ -548,6 +548,8 @@ fn time_limit_ends_even_catch_all_loops() {
 /// `any`, `set`, `dict.update`, `deque`, `filter`, `islice`) draining an endless iterator written in
 /// Rust, which run no Python frame at all: every item they take polls. Before, in process, those ran
 /// on past the limit (`max` of an endless iterator aborted the host: it collected every item first).
+/// A catastrophically backtracking regular expression runs in the regex engine, not in a frame: the
+/// engine polls every few thousand steps, as CPython's does (before, in process, it ran for hours).
 /// Each ends at the limit with a `TimeoutError`, in both engines, and the runtime answers the next run.
 #[test]
 fn the_time_limit_ends_endless_runs_of_every_shape() {
@@ -606,6 +608,34 @@ fn the_time_limit_ends_endless_runs_of_every_shape() {
         (
             "islice past a native count",
             "import itertools\nnext(itertools.islice(itertools.count(), 10**18, None))",
+        ),
+        (
+            "catastrophic regex match",
+            "import re\nre.match(r'(a+)+b', 'a' * 40)",
+        ),
+        (
+            "catastrophic regex fullmatch",
+            "import re\nre.fullmatch(r'(a*)*b', 'a' * 40)",
+        ),
+        (
+            "catastrophic regex search",
+            "import re\nre.search(r'(x+x+)+y', 'x' * 40)",
+        ),
+        (
+            "catastrophic regex under sub",
+            "import re\nre.sub(r'(a+)+b', '', 'a' * 40)",
+        ),
+        (
+            "catastrophic regex under findall",
+            "import re\nre.findall(r'(a+)+b', 'a' * 40)",
+        ),
+        (
+            "catastrophic regex under split",
+            "import re\nre.split(r'(a+)+b', 'a' * 40)",
+        ),
+        (
+            "catastrophic regex from a scanner",
+            "import re\nre.compile(r'(a+)+b').scanner('a' * 40).match()",
         ),
     ];
     for isolation in common::isolations() {

@@ -1038,6 +1038,73 @@ results = repr((
         );
     }
 
+    /// The regex engine polls for signals every few thousand backtracking steps, as CPython's does, so
+    /// that a time limit or a Ctrl-C ends a catastrophic pattern (tests/sandbox.rs has those). A signal
+    /// whose handling raises nothing must leave the match going where it was: with such signals
+    /// arriving all through them, patterns that backtrack hard give CPython 3.11's answers.
+    #[test]
+    fn regex_answers_stand_when_signals_that_raise_nothing_arrive_mid_match() {
+        use std::sync::atomic::{AtomicBool, Ordering};
+        std::thread::Builder::new()
+            .stack_size(SANDBOX_STACK_BYTES)
+            .spawn(|| {
+                let sandbox = SandboxVm::build(1000).unwrap();
+                let stop = Arc::new(AtomicBool::new(false));
+                let nudger = {
+                    let (stop, tx) = (stop.clone(), sandbox.signal_tx.clone());
+                    std::thread::spawn(move || {
+                        let mut sent = 0u32;
+                        while !stop.load(Ordering::Relaxed) {
+                            let _ = tx.send(Box::new(|_| Ok(())));
+                            sent += 1;
+                            std::thread::sleep(std::time::Duration::from_micros(100));
+                        }
+                        sent
+                    })
+                };
+                let results: String = sandbox.interp.enter(|vm| {
+                    let scope = vm.new_scope_with_builtins();
+                    let source = r#"
+import re
+p = re.compile(r"(?:a+)+b")
+s = "a" * 19 + "!aab" + "a" * 18 + "b"
+results = repr((
+    p.findall(s), p.sub("-", s), p.split(s), bool(re.match(r"(a+)+b", "a" * 20)),
+    re.search(r"(x+x+)+y", "x" * 18 + "y").span(), re.fullmatch(r"(a*)*b", "a" * 19 + "b").span(),
+    [m.span() for m in p.finditer(s)], p.scanner(s).search().span(), p.subn("", s)[1],
+))
+"#;
+                    let code = vm
+                        .compile(
+                            source,
+                            rustpython_vm::compiler::Mode::Exec,
+                            "<test>".to_owned(),
+                        )
+                        .unwrap();
+                    if let Err(e) = vm.run_code_obj(code, scope.clone()) {
+                        let mut text = String::new();
+                        vm.write_exception(&mut text, &e).unwrap();
+                        panic!("{text}");
+                    }
+                    global(vm, &scope, "results")
+                });
+                stop.store(true, Ordering::Relaxed);
+                let sent = nudger.join().unwrap();
+                sandbox.finalize();
+                // CPython 3.11's repr of the same tuple.
+                let cpython = concat!(
+                    "(['aab', 'aaaaaaaaaaaaaaaaaab'], 'aaaaaaaaaaaaaaaaaaa!--', ",
+                    "['aaaaaaaaaaaaaaaaaaa!', '', ''], False, (0, 19), (0, 20), ",
+                    "[(20, 23), (23, 42)], (20, 23), 2)"
+                );
+                assert_eq!(results, cpython);
+                assert!(sent > 10, "only {sent} signals arrived during the matches");
+            })
+            .unwrap()
+            .join()
+            .unwrap();
+    }
+
     /// `sum` of exact ints, bools and floats totals them in a machine number, as CPython's `sum` does;
     /// what leaves that path (an overflow past 64 bits, an item of another type or a subclass with its
     /// own `__add__`/`__radd__`, an int a float cannot hold exactly) continues with `+`, so every

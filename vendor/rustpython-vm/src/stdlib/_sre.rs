@@ -229,6 +229,9 @@ mod _sre {
 
     #[pyfunction]
     fn compile(args: CompileArgs, vm: &VirtualMachine) -> PyResult<Pattern> {
+        // Every match runs a compiled pattern, so the engine learns here how
+        // to tell that a signal (or an embedder's interrupt) is pending.
+        rustpython_sre_engine::set_interrupt_check(interrupt_requested);
         let CompileArgs {
             pattern,
             flags,
@@ -386,6 +389,50 @@ mod _sre {
         }};
     }
 
+    thread_local! {
+        /// What the signal handling that stopped this thread's last match raised.
+        static INTERRUPTION: core::cell::RefCell<Option<crate::builtins::PyBaseExceptionRef>> =
+            const { core::cell::RefCell::new(None) };
+    }
+
+    /// The engine's interrupt check: handles pending signals as the frame
+    /// loop does, and stops the match when that raises (a `KeyboardInterrupt`,
+    /// an embedder's time limit), keeping the exception for the caller, as
+    /// CPython's engine stops when `PyErr_CheckSignals` fails. A signal whose
+    /// handling raises nothing lets the match go on where it was.
+    fn interrupt_requested() -> bool {
+        if !crate::signal::eval_breaker_pending() {
+            return false;
+        }
+        let raised = crate::vm::thread::try_with_current_vm(|vm| vm.check_signals().err());
+        match raised.flatten() {
+            Some(exception) => {
+                INTERRUPTION.with(|slot| *slot.borrow_mut() = Some(exception));
+                true
+            }
+            None => false,
+        }
+    }
+
+    /// A match or search's outcome: `found`, or the exception that stopped it.
+    fn outcome(state: &State, found: bool, vm: &VirtualMachine) -> PyResult<bool> {
+        if !state.interrupted {
+            return Ok(found);
+        }
+        Err(INTERRUPTION
+            .with(|slot| slot.borrow_mut().take())
+            .unwrap_or_else(|| vm.new_runtime_error("regular expression matching was interrupted")))
+    }
+
+    /// [`SearchIter::next`], or the exception that stopped it.
+    fn next_match<S: StrDrive>(
+        iter: &mut SearchIter<'_, S>,
+        vm: &VirtualMachine,
+    ) -> PyResult<bool> {
+        let found = iter.next().is_some();
+        outcome(&iter.state, found, vm)
+    }
+
     impl Pattern {
         fn downcast_str<'a>(string: &'a PyObject, vm: &VirtualMachine) -> PyResult<&'a Py<PyStr>> {
             string.downcast_ref::<PyStr>().ok_or_else(|| {
@@ -475,7 +522,7 @@ mod _sre {
                 let mut n = 0;
                 let mut last_pos = 0;
 
-                while (count == 0 || n < count) && iter.next().is_some() {
+                while (count == 0 || n < count) && next_match(&mut iter, vm)? {
                     if last_pos < iter.state.start {
                         /* get segment before this match */
                         sub_list.push(s.slice(last_pos, iter.state.start, vm));
@@ -535,9 +582,9 @@ mod _sre {
             with_sre_str!(zelf, &string.clone(), vm, |x| {
                 let req = x.create_request(&zelf, pos, endpos);
                 let mut state = State::default();
-                Ok(state
-                    .py_match(&req)
-                    .then(|| Match::new(&mut state, zelf.clone(), string).into_ref(&vm.ctx)))
+                let found = state.py_match(&req);
+                let found = outcome(&state, found, vm)?;
+                Ok(found.then(|| Match::new(&mut state, zelf.clone(), string).into_ref(&vm.ctx)))
             })
         }
 
@@ -551,7 +598,9 @@ mod _sre {
                 let mut req = x.create_request(&zelf, string_args.pos, string_args.endpos);
                 req.match_all = true;
                 let mut state = State::default();
-                Ok(state.py_match(&req).then(|| {
+                let found = state.py_match(&req);
+                let found = outcome(&state, found, vm)?;
+                Ok(found.then(|| {
                     Match::new(&mut state, zelf.clone(), string_args.string).into_ref(&vm.ctx)
                 }))
             })
@@ -566,7 +615,9 @@ mod _sre {
             with_sre_str!(zelf, &string_args.string.clone(), vm, |x| {
                 let req = x.create_request(&zelf, string_args.pos, string_args.endpos);
                 let mut state = State::default();
-                Ok(state.search(req).then(|| {
+                let found = state.search(req);
+                let found = outcome(&state, found, vm)?;
+                Ok(found.then(|| {
                     Match::new(&mut state, zelf.clone(), string_args.string).into_ref(&vm.ctx)
                 }))
             })
@@ -595,7 +646,7 @@ mod _sre {
                     vm.ctx.new_str(ascii!("")).into()
                 };
 
-                while iter.next().is_some() {
+                while next_match(&mut iter, vm)? {
                     let m = Match::new(&mut iter.state, zelf.clone(), string_args.string.clone());
 
                     let item = if zelf.groups == 0 || zelf.groups == 1 {
@@ -678,7 +729,8 @@ mod _sre {
                 let mut n = 0;
                 let mut last = 0;
 
-                while (split_args.maxsplit == 0 || n < split_args.maxsplit) && iter.next().is_some()
+                while (split_args.maxsplit == 0 || n < split_args.maxsplit)
+                    && next_match(&mut iter, vm)?
                 {
                     /* get segment before this match */
                     split_list.push(s.slice(last, iter.state.start, vm));
@@ -1146,6 +1198,7 @@ mod _sre {
                 let mut state = State::default();
                 req.must_advance = self.must_advance.load();
                 let has_matched = state.py_match(&req);
+                let has_matched = outcome(&state, has_matched, vm)?;
 
                 self.must_advance
                     .store(state.cursor.position == state.start);
@@ -1169,6 +1222,7 @@ mod _sre {
                 req.must_advance = self.must_advance.load();
 
                 let has_matched = state.search(req);
+                let has_matched = outcome(&state, has_matched, vm)?;
 
                 self.must_advance
                     .store(state.cursor.position == state.start);
