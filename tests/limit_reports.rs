@@ -199,6 +199,48 @@ fn growth_inside_the_vm_is_a_memory_error_not_an_abort() {
     }
 }
 
+/// What fits in the run's memory works, however big: a list of twenty million items, sorted forwards
+/// and backwards, and left in the run's locals. Before, the in-process host (this test binary) aborted
+/// on each with `memory allocation of … failed` (process isolation reported a `MemoryError`): the sort
+/// built a table of machine-word keys, twice the list's size, with an infallible allocation, and after
+/// the run toolplane's walk over plain locals (`snippet::keep_plain_locals`) pushed the whole list onto
+/// its work stack before counting it against its budget. Where the memory really runs out, the sort's
+/// merge buffer and its table of keys from a key function are `MemoryError`s, as in CPython; the table
+/// of machine-word keys is not built for a list this long.
+#[test]
+fn big_lists_that_fit_sort_and_stay_in_locals() {
+    for isolation in isolations() {
+        let rt = memory_limited(isolation, 256);
+        let big = "x = [1] * 20_000_000\nreturn len(x)";
+        assert_eq!(
+            ok(rt.execute(big, None).unwrap()),
+            20_000_000,
+            "{isolation:?}"
+        );
+        let sorted = "x = [1] * 20_000_000\nx[:2] = [3, 2]\nx.sort()\ny = x[-2:]\nx.sort(reverse=True)\nreturn y + x[:2] + [len(x)]";
+        assert_eq!(
+            ok(rt.execute(sorted, None).unwrap()),
+            serde_json::json!([2, 3, 3, 2, 20_000_000]),
+            "{isolation:?}"
+        );
+        // The second half is smaller than the first: merging the two halves needs a buffer of half
+        // the list, which the memory left cannot hold (CPython needs the same).
+        for shape in [
+            "x = [2] * 24_000_000\nfor i in range(12_000_000, 24_000_000):\n    x[i] = 1\nx.sort()",
+            "x = ['b'] * 24_000_000\nfor i in range(12_000_000, 24_000_000):\n    x[i] = 'a'\nx.sort()",
+            "x = [1] * 14_000_000\nx.sort(key=int)",
+        ] {
+            let (kind, message) = err(rt.execute(shape, None).unwrap());
+            assert_eq!(kind, "MemoryError", "{isolation:?}: {shape}: {message}");
+        }
+        assert_eq!(
+            ok(rt.execute("return 1 + 1", None).unwrap()),
+            2,
+            "{isolation:?}"
+        );
+    }
+}
+
 /// Texts toolplane itself makes from a snippet's objects (the JSON of its return value, the message
 /// and traceback of its exception) are never grown past what the run's memory allows: the allocator
 /// refuses the request, and an infallible copy would abort the in-process host. Before, both snippets

@@ -732,6 +732,12 @@ fn holds_only_plain_data(vm: &VirtualMachine, roots: Vec<PyObjectRef>, budget: u
     ];
     let mut pending = roots;
     let mut visited = 0usize;
+    // Whether `more` objects still fit in the budget beside those visited and waiting, and the work
+    // stack could grow for them: a list of tens of millions of items is over budget before it is
+    // copied onto the stack (whose growth the run's memory may refuse, which would abort the host).
+    let room_for = |pending: &mut Vec<PyObjectRef>, visited: usize, more: usize| {
+        visited + pending.len() + more <= budget && pending.try_reserve(more).is_ok()
+    };
     while let Some(obj) = pending.pop() {
         visited += 1;
         if visited > budget {
@@ -742,10 +748,20 @@ fn holds_only_plain_data(vm: &VirtualMachine, roots: Vec<PyObjectRef>, budget: u
             continue;
         }
         if let Some(list) = obj.downcast_ref_if_exact::<PyList>(vm) {
-            pending.extend(list.borrow_vec().iter().cloned());
+            let items = list.borrow_vec();
+            if !room_for(&mut pending, visited, items.len()) {
+                return false;
+            }
+            pending.extend(items.iter().cloned());
         } else if let Some(tuple) = obj.downcast_ref_if_exact::<PyTuple>(vm) {
+            if !room_for(&mut pending, visited, tuple.len()) {
+                return false;
+            }
             pending.extend(tuple.as_slice().iter().cloned());
         } else if let Some(dict) = obj.downcast_ref_if_exact::<PyDict>(vm) {
+            if !room_for(&mut pending, visited, 2 * dict.__len__()) {
+                return false;
+            }
             for (key, value) in dict {
                 pending.push(key);
                 pending.push(value);

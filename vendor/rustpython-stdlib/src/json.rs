@@ -1067,9 +1067,11 @@ mod _json {
             // function does not correctly implement a total order",
             // aborting the whole interpreter instead of propagating a
             // catchable Python `TypeError` like CPython does.
-            crate::vm::sorting::timsort(&mut items, &mut |a, b| {
-                a.0.rich_compare_bool(&b.0, PyComparisonOp::Lt, vm)
-            })?;
+            crate::vm::sorting::timsort(
+                &mut items,
+                &mut |a, b| a.0.rich_compare_bool(&b.0, PyComparisonOp::Lt, vm),
+                || vm.no_memory_error(),
+            )?;
             Ok(items)
         }
 

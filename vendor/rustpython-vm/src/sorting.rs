@@ -23,6 +23,9 @@ struct MergeState<T> {
     buf: Vec<T>,
     min_gallop: usize,
     pending: Vec<Run>,
+    /// A merge found no memory for its buffer and was not made: the sort
+    /// stops (every item is still in place, in some order) and reports it.
+    out_of_memory: bool,
 }
 
 impl<T: Clone> MergeState<T> {
@@ -396,6 +399,18 @@ impl<T: Clone> MergeState<T> {
             return Ok(());
         }
 
+        // The buffer holds a copy of the shorter run. Grown here, fallibly, as
+        // CPython's `merge_getmem` grows its own: a refusal would abort the
+        // process inside `extend_from_slice`.
+        let need = len_a.min(len_b);
+        if self.buf.capacity() < need {
+            self.buf.clear();
+            if self.buf.try_reserve_exact(need).is_err() {
+                self.out_of_memory = true;
+                return Ok(());
+            }
+        }
+
         if len_a <= len_b {
             self.merge_lo(values, is_lt, start_a, len_a, start_b, len_b)?;
         } else {
@@ -421,6 +436,9 @@ impl<T: Clone> MergeState<T> {
 
             while self.pending.len() > 1 && self.pending[self.pending.len() - 2].power > power {
                 self.merge_at(values, is_lt, self.pending.len() - 2)?;
+                if self.out_of_memory {
+                    return Ok(());
+                }
             }
 
             debug_assert!(
@@ -450,6 +468,9 @@ impl<T: Clone> MergeState<T> {
                 n -= 1;
             }
             self.merge_at(values, is_lt, n)?;
+            if self.out_of_memory {
+                return Ok(());
+            }
         }
         Ok(())
     }
@@ -645,8 +666,14 @@ fn powerloop(s1: usize, n1: usize, n2: usize, n: usize) -> u32 {
 }
 
 /// Stable adaptive mergesort (Tim Peters' timsort with powersort's
-/// merge-ordering policy, matching CPython 3.11+). `is_lt` provides comparison.
-pub fn timsort<T, E, F>(values: &mut [T], is_lt: &mut F) -> Result<(), E>
+/// merge-ordering policy, matching CPython 3.11+). `is_lt` provides comparison;
+/// `no_memory` makes the error for a merge buffer the allocator refuses (the
+/// items are then all still in `values`, in some order, as in CPython).
+pub fn timsort<T, E, F>(
+    values: &mut [T],
+    is_lt: &mut F,
+    no_memory: impl FnOnce() -> E,
+) -> Result<(), E>
 where
     T: Clone,
     F: FnMut(&T, &T) -> Result<bool, E>,
@@ -656,6 +683,7 @@ where
         buf: Vec::new(),
         min_gallop: MIN_GALLOP,
         pending: Vec::new(),
+        out_of_memory: false,
     };
 
     if n < 2 {
@@ -685,10 +713,16 @@ where
             l = force;
         }
         ms.found_new_run(l, values, is_lt)?;
+        if ms.out_of_memory {
+            return Err(no_memory());
+        }
         ms.push_run(lo, l);
         lo += l;
     }
     ms.merge_force_collapse(values, is_lt)?;
+    if ms.out_of_memory {
+        return Err(no_memory());
+    }
     debug_assert!(ms.pending.len() == 1 && ms.pending[0].len == n);
     Ok(())
 }
@@ -698,7 +732,7 @@ mod tests {
     use super::*;
 
     fn sort(mut v: Vec<i32>) -> Vec<i32> {
-        timsort(&mut v, &mut |a: &i32, b: &i32| Ok::<bool, ()>(a < b)).unwrap();
+        timsort(&mut v, &mut |a: &i32, b: &i32| Ok::<bool, ()>(a < b), || ()).unwrap();
         v
     }
 

@@ -991,24 +991,40 @@ fn tuple_lt(elem: &Elem, a: &PyObject, b: &PyObject, vm: &VirtualMachine) -> PyR
     }
 }
 
-fn timsort_by<T, K, L>(items: &mut [T], reverse: bool, key: &K, mut lt: L) -> PyResult<()>
+fn timsort_by<T, K, L>(
+    vm: &VirtualMachine,
+    items: &mut [T],
+    reverse: bool,
+    key: &K,
+    mut lt: L,
+) -> PyResult<()>
 where
     T: Clone,
     K: Fn(&T) -> &PyObject,
     L: FnMut(&PyObject, &PyObject) -> PyResult<bool>,
 {
-    timsort(items, &mut |a, b| {
-        let (a, b) = if reverse {
-            (key(b), key(a))
-        } else {
-            (key(a), key(b))
-        };
-        lt(a, b)
-    })
+    timsort(
+        items,
+        &mut |a, b| {
+            let (a, b) = if reverse {
+                (key(b), key(a))
+            } else {
+                (key(a), key(b))
+            };
+            lt(a, b)
+        },
+        || vm.no_memory_error(),
+    )
 }
 
+/// Most items whose keys [`word_keys`] reads into a table: 16 bytes an item, twice the list's own
+/// size, which CPython's sort does not need. Longer lists are compared object by object, so that a
+/// list that fits in memory can be sorted in what is left.
+const WORD_KEYS_MAX: usize = 1 << 20;
+
 /// Every key as a machine word, each paired with its item's index; `None` if one key has no
-/// such word (an int past 64 bits, a NaN), whose order then needs the general comparison.
+/// such word (an int past 64 bits, a NaN), whose order then needs the general comparison, or
+/// if the table would be too big (above) or finds no memory.
 fn word_keys<T, K, W>(
     items: &[T],
     key: &K,
@@ -1017,18 +1033,23 @@ fn word_keys<T, K, W>(
 where
     K: Fn(&T) -> &PyObject,
 {
-    items
-        .iter()
-        .enumerate()
-        .map(|(index, item)| word(key(item)).map(|w| (w, index)))
-        .collect()
+    if items.len() > WORD_KEYS_MAX {
+        return None;
+    }
+    let mut words = Vec::new();
+    words.try_reserve_exact(items.len()).ok()?;
+    for (index, item) in items.iter().enumerate() {
+        words.push((word(key(item))?, index));
+    }
+    Some(words)
 }
 
 /// Sorts `items` by keys already read as machine words (`i64`, or `f64` without NaN), as
 /// CPython's `unsafe_long_compare` and `unsafe_float_compare` compare them without an object
 /// per comparison. These keys are totally ordered, so any stable sort yields timsort's order:
 /// equal keys keep their order, in reverse too (as CPython's reverse, sort, reverse). The items
-/// then move to their places along the permutation's cycles, by swaps.
+/// then move to their places along the permutation's cycles, by swaps. The stable sort's scratch
+/// space and the permutation are at most [`WORD_KEYS_MAX`] words each.
 fn sort_by_words<T, W: PartialOrd>(items: &mut [T], mut words: Vec<(W, usize)>, reverse: bool) {
     // `partial_cmp` is total here: no NaN, and -0.0 == 0.0 as in Python.
     let order = |a: &W, b: &W| a.partial_cmp(b).unwrap_or(core::cmp::Ordering::Equal);
@@ -1063,7 +1084,7 @@ where
     K: Fn(&T) -> &PyObject,
 {
     match pre_sort_check(items.iter().map(&key), vm) {
-        PreSort::Str => timsort_by(items, reverse, &key, |a, b| Ok(str_lt(a, b))),
+        PreSort::Str => timsort_by(vm, items, reverse, &key, |a, b| Ok(str_lt(a, b))),
         PreSort::Int => match word_keys(items, &key, |k| {
             k.downcast_ref::<PyInt>().unwrap().as_bigint().to_i64()
         }) {
@@ -1071,7 +1092,7 @@ where
                 sort_by_words(items, words, reverse);
                 Ok(())
             }
-            None => timsort_by(items, reverse, &key, |a, b| Ok(int_lt(a, b))),
+            None => timsort_by(vm, items, reverse, &key, |a, b| Ok(int_lt(a, b))),
         },
         PreSort::Float => match word_keys(items, &key, |k| {
             Some(k.downcast_ref::<PyFloat>().unwrap().to_f64()).filter(|f| !f.is_nan())
@@ -1080,11 +1101,15 @@ where
                 sort_by_words(items, words, reverse);
                 Ok(())
             }
-            None => timsort_by(items, reverse, &key, |a, b| Ok(float_lt(a, b))),
+            None => timsort_by(vm, items, reverse, &key, |a, b| Ok(float_lt(a, b))),
         },
-        PreSort::Object(cmp) => timsort_by(items, reverse, &key, |a, b| object_lt(cmp, a, b, vm)),
-        PreSort::Tuple(elem) => timsort_by(items, reverse, &key, |a, b| tuple_lt(&elem, a, b, vm)),
-        PreSort::Generic => timsort_by(items, reverse, &key, |a, b| {
+        PreSort::Object(cmp) => {
+            timsort_by(vm, items, reverse, &key, |a, b| object_lt(cmp, a, b, vm))
+        }
+        PreSort::Tuple(elem) => {
+            timsort_by(vm, items, reverse, &key, |a, b| tuple_lt(&elem, a, b, vm))
+        }
+        PreSort::Generic => timsort_by(vm, items, reverse, &key, |a, b| {
             a.rich_compare_bool(b, PyComparisonOp::Lt, vm)
         }),
     }
@@ -1097,17 +1122,23 @@ fn do_sort(
     reverse: bool,
 ) -> PyResult<()> {
     if let Some(key_func) = key_func {
-        let mut items = values
-            .iter()
-            .map(|x| Ok((x.clone(), key_func.call((x.clone(),), vm)?)))
-            .collect::<Result<Vec<_>, _>>()?;
+        // Grown fallibly, as CPython allocates its key array: a refusal is a `MemoryError`.
+        let mut items = Vec::new();
+        items
+            .try_reserve_exact(values.len())
+            .map_err(|_| vm.no_memory_error())?;
+        for x in values.iter() {
+            items.push((x.clone(), key_func.call((x.clone(),), vm)?));
+        }
         timsort_specialized(
             vm,
             &mut items,
             reverse,
             |item: &(PyObjectRef, PyObjectRef)| &*item.1,
         )?;
-        *values = items.into_iter().map(|(val, _)| val).collect();
+        // `values` keeps its capacity, so this refills it without allocating.
+        values.clear();
+        values.extend(items.into_iter().map(|(val, _)| val));
     } else {
         timsort_specialized(vm, values, reverse, |x| x)?
     }
