@@ -161,7 +161,9 @@ fn a_source_the_compiler_cannot_hold_is_a_memory_error() {
 /// result is a GiB, a format width or precision of a billion, a set or dict that outgrows the budget.
 /// The vendored VM now checks those sizes first (vendor/README.md), and each is a `MemoryError` in
 /// both engines, with the host whole after it. So are `join` and `sorted` of an endless iterator, which
-/// collected it into a vector grown infallibly until a doubling was refused.
+/// collected it into a vector grown infallibly until a doubling was refused, and (session 36) `+` of two
+/// big strings or bytes, `sorted` of a big list (its copy), and `re.findall`/`sub`/`split` with tens of
+/// millions of matches, which aborted the in-process host as well.
 #[test]
 fn growth_inside_the_vm_is_a_memory_error_not_an_abort() {
     let shapes = [
@@ -176,6 +178,13 @@ fn growth_inside_the_vm_is_a_memory_error_not_an_abort() {
         "import itertools\nx = ''.join(itertools.repeat(''))",
         "import itertools\nx = b''.join(itertools.repeat(b''))",
         "import itertools\nx = sorted(itertools.repeat(1))",
+        "x = 'a' * 200_000_000\ny = x + x",
+        "x = 'a' * 150_000_000\nx += x",
+        "x = b'a' * 200_000_000\ny = x + x",
+        "x = ['b', 'a'] * 10_000_000\ny = sorted(x)",
+        "import re\nx = 'ab' * 50_000_000\ny = re.findall('a', x)",
+        "import re\nx = 'ab' * 50_000_000\ny = re.sub('a', 'xyz', x)",
+        "import re\nx = 'ab' * 50_000_000\ny = re.split('b', x)",
     ];
     for isolation in isolations() {
         let rt = memory_limited(isolation, 256);

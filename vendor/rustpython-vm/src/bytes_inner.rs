@@ -522,8 +522,9 @@ impl PyBytesInner {
         crate::vm::hash_secret().hash_bytes(&self.elements)
     }
 
-    pub fn add(&self, other: &[u8]) -> Vec<u8> {
-        self.elements.py_add(other)
+    pub fn add(&self, other: &[u8], vm: &VirtualMachine) -> PyResult<Vec<u8>> {
+        vm.check_allocation(self.elements.len().saturating_add(other.len()))?;
+        Ok(self.elements.py_add(other))
     }
 
     pub fn contains(&self, needle: ByteInnerSub, vm: &VirtualMachine) -> PyResult<bool> {
@@ -1140,6 +1141,7 @@ impl PyBytesInner {
         let buffer = PyBuffer::from_object(vm, other, BufferFlags::SIMPLE)?;
         let borrowed = buffer.as_contiguous();
         if let Some(other) = borrowed {
+            vm.check_allocation(self.elements.len().saturating_add(other.len()))?;
             let mut v = Vec::with_capacity(self.elements.len() + other.len());
             v.extend_from_slice(&self.elements);
             v.extend_from_slice(&other);

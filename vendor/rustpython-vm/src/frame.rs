@@ -4424,11 +4424,13 @@ impl ExecutingFrame<'_> {
                 let instr_idx = self.lasti() as usize - 1;
                 let cache_base = instr_idx + 1;
                 let target_local = self.binary_op_inplace_unicode_target_local(cache_base, a);
-                if let (Some(_a_str), Some(_b_str), Some(target_local)) = (
+                if let (Some(a_str), Some(b_str), Some(target_local)) = (
                     a.downcast_ref_if_exact::<PyStr>(vm),
                     b.downcast_ref_if_exact::<PyStr>(vm),
                     target_local,
                 ) {
+                    // Asked while both operands are still on the stack, as for a failing `+`.
+                    vm.check_allocation(a_str.byte_len().saturating_add(b_str.byte_len()))?;
                     let right = self.pop_value();
                     let left = self.pop_value();
 
@@ -6635,6 +6637,7 @@ impl ExecutingFrame<'_> {
                     a.downcast_ref_if_exact::<PyStr>(vm),
                     b.downcast_ref_if_exact::<PyStr>(vm),
                 ) {
+                    vm.check_allocation(a_str.byte_len().saturating_add(b_str.byte_len()))?;
                     let result = a_str.concat(b_str);
                     self.pop_two_push_value(result.to_pyobject(vm));
                     Ok(None)

@@ -182,8 +182,8 @@ impl PyByteArray {
         self.borrow_buf().len()
     }
 
-    fn __add__(&self, other: ArgBytesLike) -> Self {
-        self.inner().add(&other.borrow_buf()).into()
+    fn __add__(&self, other: ArgBytesLike, vm: &VirtualMachine) -> PyResult<Self> {
+        Ok(self.inner().add(&other.borrow_buf(), vm)?.into())
     }
 
     fn __contains__(&self, needle: PyObjectRef, vm: &VirtualMachine) -> PyResult<bool> {

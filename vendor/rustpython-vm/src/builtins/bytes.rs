@@ -259,8 +259,8 @@ impl Py<PyBytes> {
         self.payload().as_bytes()
     }
 
-    fn __add__(&self, other: ArgBytesLike) -> Vec<u8> {
-        self.payload.inner.add(&other.borrow_buf())
+    fn __add__(&self, other: ArgBytesLike, vm: &VirtualMachine) -> PyResult<Vec<u8>> {
+        self.payload.inner.add(&other.borrow_buf(), vm)
     }
 
     fn __contains__(&self, needle: PyObjectRef, vm: &VirtualMachine) -> PyResult<bool> {
@@ -556,7 +556,11 @@ impl Py<PyBytes> {
     }
 
     #[pymethod]
-    fn expandtabs(&self, options: anystr::ExpandTabsArgs, vm: &VirtualMachine) -> PyResult<PyBytes> {
+    fn expandtabs(
+        &self,
+        options: anystr::ExpandTabsArgs,
+        vm: &VirtualMachine,
+    ) -> PyResult<PyBytes> {
         Ok(self.inner.expandtabs(options, vm)?.into())
     }
 

@@ -657,6 +657,7 @@ impl Py<PyStr> {
 impl PyStr {
     fn __add__(zelf: PyRef<Self>, other: &PyObject, vm: &VirtualMachine) -> PyResult {
         if let Some(other) = other.downcast_ref::<Self>() {
+            vm.check_allocation(zelf.byte_len().saturating_add(other.byte_len()))?;
             Ok(zelf.concat(other).to_pyobject(vm))
         } else {
             Err(vm.new_type_error(format!(

@@ -525,15 +525,17 @@ mod _sre {
                 while (count == 0 || n < count) && next_match(&mut iter, vm)? {
                     if last_pos < iter.state.start {
                         /* get segment before this match */
-                        sub_list.push(s.slice(last_pos, iter.state.start, vm));
+                        vm.push_fallibly(&mut sub_list, s.slice(last_pos, iter.state.start, vm))?;
                     }
 
                     match &filter {
-                        FilterType::Literal(literal) => sub_list.push(literal.clone()),
+                        FilterType::Literal(literal) => {
+                            vm.push_fallibly(&mut sub_list, literal.clone())?
+                        }
                         FilterType::Callable(callable) => {
                             let m = Match::new(&mut iter.state, zelf.to_owned(), string.clone())
                                 .into_ref(&vm.ctx);
-                            sub_list.push(callable.invoke((m,), vm)?);
+                            vm.push_fallibly(&mut sub_list, callable.invoke((m,), vm)?)?;
                         }
                         FilterType::Template(template) => {
                             let m = Match::new(&mut iter.state, zelf.to_owned(), string.clone());
@@ -546,7 +548,7 @@ mod _sre {
                 }
 
                 /* get segment following last match */
-                sub_list.push(s.slice(last_pos, iter.req.end, vm));
+                vm.push_fallibly(&mut sub_list, s.slice(last_pos, iter.req.end, vm))?;
 
                 let list = PyList::from(sub_list).into_pyobject(vm);
 
@@ -662,7 +664,7 @@ mod _sre {
                         .into()
                     };
 
-                    match_list.push(item);
+                    vm.push_fallibly(&mut match_list, item)?;
                 }
 
                 Ok(match_list)
@@ -733,13 +735,16 @@ mod _sre {
                     && next_match(&mut iter, vm)?
                 {
                     /* get segment before this match */
-                    split_list.push(s.slice(last, iter.state.start, vm));
+                    vm.push_fallibly(&mut split_list, s.slice(last, iter.state.start, vm))?;
 
                     let m = Match::new(&mut iter.state, zelf.clone(), split_args.string.clone());
 
                     // add groups (if any)
                     for i in 1..=zelf.groups {
-                        split_list.push(m.get_slice(i, s, vm).unwrap_or_else(|| vm.ctx.none()));
+                        vm.push_fallibly(
+                            &mut split_list,
+                            m.get_slice(i, s, vm).unwrap_or_else(|| vm.ctx.none()),
+                        )?;
                     }
 
                     n += 1;
@@ -747,7 +752,7 @@ mod _sre {
                 }
 
                 // get segment following last match (even if empty)
-                split_list.push(req.string.slice(last, s.count(), vm));
+                vm.push_fallibly(&mut split_list, req.string.slice(last, s.count(), vm))?;
 
                 Ok(split_list)
             })

@@ -3313,11 +3313,18 @@ impl VirtualMachine {
         // `Result` instead would drop it: the adapter that carries the error
         // may stop early, so it reports no lower bound and the vector grows a
         // step at a time.
+        //
+        // Taken fallibly: the copy of a big list (`sorted(x)`) may not fit
+        // beside it, and a refused `with_capacity` aborts the process.
         fn map_known_len<T, R>(
+            vm: &VirtualMachine,
             items: impl ExactSizeIterator<Item = T>,
             func: impl Fn(T) -> PyResult<R>,
         ) -> PyResult<Vec<R>> {
-            let mut results = Vec::with_capacity(items.len());
+            let mut results = Vec::new();
+            results
+                .try_reserve_exact(items.len())
+                .map_err(|_| vm.no_memory_error())?;
             for item in items {
                 results.push(func(item)?);
             }
@@ -3337,7 +3344,10 @@ impl VirtualMachine {
             // length at the start is only how much room to take, not how far
             // the loop runs.
             let list = value.downcast_ref::<PyList>().unwrap();
-            let mut results = Vec::with_capacity(list.borrow_vec().len());
+            let mut results = Vec::new();
+            results
+                .try_reserve_exact(list.borrow_vec().len())
+                .map_err(|_| self.no_memory_error())?;
             let mut i = 0;
             loop {
                 let elem = {
@@ -3354,36 +3364,36 @@ impl VirtualMachine {
             return Ok(results);
         } else if cls.is(self.ctx.types.set_type) {
             let keys = value.downcast_ref::<PySet>().unwrap().elements();
-            return map_known_len(keys.into_iter(), func);
+            return map_known_len(self, keys.into_iter(), func);
         } else if cls.is(self.ctx.types.frozenset_type) {
             let keys = value.downcast_ref::<PyFrozenSet>().unwrap().elements();
-            return map_known_len(keys.into_iter(), func);
+            return map_known_len(self, keys.into_iter(), func);
         } else if cls.is(self.ctx.types.dict_type) {
             let keys = value.downcast_ref::<PyDict>().unwrap().keys_vec();
-            return map_known_len(keys.into_iter(), func);
+            return map_known_len(self, keys.into_iter(), func);
         } else if cls.is(self.ctx.types.dict_keys_type) {
             let keys = value.downcast_ref::<PyDictKeys>().unwrap().dict.keys_vec();
-            return map_known_len(keys.into_iter(), func);
+            return map_known_len(self, keys.into_iter(), func);
         } else if cls.is(self.ctx.types.dict_values_type) {
             let values = value
                 .downcast_ref::<PyDictValues>()
                 .unwrap()
                 .dict
                 .values_vec();
-            return map_known_len(values.into_iter(), func);
+            return map_known_len(self, values.into_iter(), func);
         } else if cls.is(self.ctx.types.dict_items_type) {
             let items = value
                 .downcast_ref::<PyDictItems>()
                 .unwrap()
                 .dict
                 .items_vec();
-            return map_known_len(items.into_iter(), |(k, v)| {
+            return map_known_len(self, items.into_iter(), |(k, v)| {
                 func(self.ctx.new_tuple(vec![k, v]).into())
             });
         } else {
             return self.map_py_iter(value, hint, func);
         };
-        map_known_len(slice.iter(), |obj| func(obj.clone()))
+        map_known_len(self, slice.iter(), |obj| func(obj.clone()))
     }
 
     /// [`Self::map_iterable_object`] for a caller that asks the object it was

@@ -1159,6 +1159,16 @@ impl VirtualMachine {
         Ok(())
     }
 
+    /// A `MemoryError` now if `bytes` could not be allocated, for code about to allocate that
+    /// many infallibly (a refusal there aborts the process): the allocator is asked for the block
+    /// and it is given back at once. Requests of a mebibyte or less are not asked about.
+    pub fn check_allocation(&self, bytes: usize) -> PyResult<()> {
+        if bytes > 1 << 20 && Vec::<u8>::new().try_reserve_exact(bytes).is_err() {
+            return Err(self.no_memory_error());
+        }
+        Ok(())
+    }
+
     /// Create a `MemoryError` with no arguments, for reporting a failed allocation.
     ///
     /// Served from the MemoryError freelist when a husk is available, so the
