@@ -471,6 +471,8 @@ impl Py<PyByteArray> {
         // Measuring the separator runs Python, so it happens before the buffer
         // is borrowed.
         let (sep, bytes_per_sep) = options.resolve(vm)?;
+        // Two digits a byte (three with separators), made as a `String` and then copied.
+        vm.check_allocation(self.inner().len().saturating_mul(3))?;
         Ok(self.inner().hex(sep, bytes_per_sep))
     }
 

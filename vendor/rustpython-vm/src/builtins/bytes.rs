@@ -380,6 +380,8 @@ impl Py<PyBytes> {
         vm: &VirtualMachine,
     ) -> PyResult<String> {
         let (sep, bytes_per_sep) = options.resolve(vm)?;
+        // Two digits a byte (three with separators), made as a `String` and then copied.
+        vm.check_allocation(self.inner.len().saturating_mul(3))?;
         Ok(self.inner.hex(sep, bytes_per_sep))
     }
 

@@ -422,26 +422,29 @@ impl PyTuple {
         zelf: PyRef<Self>,
         other: PyObjectRef,
         vm: &VirtualMachine,
-    ) -> PyArithmeticValue<PyRef<Self>> {
-        let added = other.downcast::<Self>().map(|other| {
-            if other.as_slice().is_empty() && zelf.class().is(vm.ctx.types.tuple_type) {
-                zelf
-            } else if zelf.as_slice().is_empty() && other.class().is(vm.ctx.types.tuple_type) {
-                other
-            } else {
-                let elements = zelf
-                    .as_slice()
-                    .iter()
-                    .chain(other.as_slice())
-                    .cloned()
-                    .collect::<Box<[_]>>();
-                Self {
-                    elements: TupleElements::new(elements),
-                }
-                .into_ref(&vm.ctx)
+    ) -> PyResult<PyArithmeticValue<PyRef<Self>>> {
+        let Ok(other) = other.downcast::<Self>() else {
+            return Ok(PyArithmeticValue::NotImplemented);
+        };
+        let added = if other.as_slice().is_empty() && zelf.class().is(vm.ctx.types.tuple_type) {
+            zelf
+        } else if zelf.as_slice().is_empty() && other.class().is(vm.ctx.types.tuple_type) {
+            other
+        } else {
+            let len = zelf.as_slice().len().saturating_add(other.as_slice().len());
+            vm.check_allocation(len.saturating_mul(core::mem::size_of::<PyObjectRef>()))?;
+            let elements = zelf
+                .as_slice()
+                .iter()
+                .chain(other.as_slice())
+                .cloned()
+                .collect::<Box<[_]>>();
+            Self {
+                elements: TupleElements::new(elements),
             }
-        });
-        PyArithmeticValue::from_option(added.ok())
+            .into_ref(&vm.ctx)
+        };
+        Ok(PyArithmeticValue::Implemented(added))
     }
 
     #[inline]
@@ -565,7 +568,7 @@ impl AsSequence for PyTuple {
             length: atomic_func!(|seq, _vm| Ok(PyTuple::sequence_downcast(seq).as_slice().len())),
             concat: atomic_func!(|seq, other, vm| {
                 let zelf = PyTuple::sequence_downcast(seq);
-                match PyTuple::__add__(zelf.to_owned(), other.to_owned(), vm) {
+                match PyTuple::__add__(zelf.to_owned(), other.to_owned(), vm)? {
                     PyArithmeticValue::Implemented(tuple) => Ok(tuple.into()),
                     PyArithmeticValue::NotImplemented => Err(vm.new_type_error(format!(
                         "can only concatenate tuple (not '{}') to tuple",
