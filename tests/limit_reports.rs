@@ -162,8 +162,9 @@ fn a_source_the_compiler_cannot_hold_is_a_memory_error() {
 /// The vendored VM now checks those sizes first (vendor/README.md), and each is a `MemoryError` in
 /// both engines, with the host whole after it. So are `join` and `sorted` of an endless iterator, which
 /// collected it into a vector grown infallibly until a doubling was refused, and (session 36) `+` of two
-/// big strings, bytes or tuples, `bytes.hex`, `sorted` of a big list (its copy), and
-/// `re.findall`/`sub`/`split` with tens of millions of matches, which aborted the in-process host too.
+/// big strings, bytes or tuples, `bytes.hex`, `sorted` of a big list (its copy), and `str.split`,
+/// `bytes.rsplit` and `re.findall`/`sub`/`split` into tens of millions of pieces, which aborted the
+/// in-process host too.
 #[test]
 fn growth_inside_the_vm_is_a_memory_error_not_an_abort() {
     let shapes = [
@@ -183,6 +184,9 @@ fn growth_inside_the_vm_is_a_memory_error_not_an_abort() {
         "x = b'a' * 200_000_000\ny = x + x",
         "x = (1,) * 15_000_000\ny = x + x",
         "x = b'a' * 100_000_000\ny = x.hex()",
+        "x = 'ab' * 50_000_000\ny = x.split('b')",
+        "x = 'a ' * 50_000_000\ny = x.split()",
+        "x = b'ab' * 50_000_000\ny = x.rsplit(b'b')",
         "x = ['b', 'a'] * 10_000_000\ny = sorted(x)",
         "import re\nx = 'ab' * 50_000_000\ny = re.findall('a', x)",
         "import re\nx = 'ab' * 50_000_000\ny = re.sub('a', 'xyz', x)",

@@ -220,9 +220,9 @@ pub(crate) trait AnyStr {
     ) -> PyResult<Vec<PyObjectRef>>
     where
         T: TryFromObject + AnyStrWrapper<Self>,
-        SP: Fn(&Self, &Self, &VirtualMachine) -> Vec<PyObjectRef>,
-        SN: Fn(&Self, &Self, usize, &VirtualMachine) -> Vec<PyObjectRef>,
-        SW: Fn(&Self, isize, &VirtualMachine) -> Vec<PyObjectRef>,
+        SP: Fn(&Self, &Self, &VirtualMachine) -> PyResult<Vec<PyObjectRef>>,
+        SN: Fn(&Self, &Self, usize, &VirtualMachine) -> PyResult<Vec<PyObjectRef>>,
+        SW: Fn(&Self, isize, &VirtualMachine) -> PyResult<Vec<PyObjectRef>>,
     {
         if args.sep.as_ref().is_some_and(|sep| sep.is_empty()) {
             return Err(vm.new_value_error("empty separator"));
@@ -232,21 +232,32 @@ pub(crate) trait AnyStr {
                 return Ok(vec![full_obj()]);
             };
             if args.maxsplit < 0 {
-                split(self, pattern, vm)
+                split(self, pattern, vm)?
             } else {
                 // Widen before adding: `isize::MAX + 1` overflows, and `sys.maxsize`
                 // is a legitimate maxsplit.
-                splitn(self, pattern, args.maxsplit as usize + 1, vm)
+                splitn(self, pattern, args.maxsplit as usize + 1, vm)?
             }
         } else {
-            split_whitespace(self, args.maxsplit, vm)
+            split_whitespace(self, args.maxsplit, vm)?
         };
         Ok(splits)
     }
-    fn py_split_whitespace<F>(&self, maxsplit: isize, convert: F) -> Vec<PyObjectRef>
+    /// The pieces between runs of whitespace; their vector grows fallibly (a `MemoryError`).
+    fn py_split_whitespace<F>(
+        &self,
+        maxsplit: isize,
+        vm: &VirtualMachine,
+        convert: F,
+    ) -> PyResult<Vec<PyObjectRef>>
     where
         F: Fn(&Self) -> PyObjectRef;
-    fn py_rsplit_whitespace<F>(&self, maxsplit: isize, convert: F) -> Vec<PyObjectRef>
+    fn py_rsplit_whitespace<F>(
+        &self,
+        maxsplit: isize,
+        vm: &VirtualMachine,
+        convert: F,
+    ) -> PyResult<Vec<PyObjectRef>>
     where
         F: Fn(&Self) -> PyObjectRef;
 

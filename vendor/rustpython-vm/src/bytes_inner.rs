@@ -851,9 +851,9 @@ impl PyBytesInner {
             options,
             vm,
             || convert(&self.elements, vm),
-            |v, s, vm| v.split_str(s).map(|v| convert(v, vm)).collect(),
-            |v, s, n, vm| v.splitn_str(n, s).map(|v| convert(v, vm)).collect(),
-            |v, n, vm| v.py_split_whitespace(n, |v| convert(v, vm)),
+            |v, s, vm| vm.collect_fallibly(v.split_str(s).map(|v| convert(v, vm))),
+            |v, s, n, vm| vm.collect_fallibly(v.splitn_str(n, s).map(|v| convert(v, vm))),
+            |v, n, vm| v.py_split_whitespace(n, vm, |v| convert(v, vm)),
         )?;
         Ok(elements)
     }
@@ -871,9 +871,9 @@ impl PyBytesInner {
             options,
             vm,
             || convert(&self.elements, vm),
-            |v, s, vm| v.rsplit_str(s).map(|v| convert(v, vm)).collect(),
-            |v, s, n, vm| v.rsplitn_str(n, s).map(|v| convert(v, vm)).collect(),
-            |v, n, vm| v.py_rsplit_whitespace(n, |v| convert(v, vm)),
+            |v, s, vm| vm.collect_fallibly(v.rsplit_str(s).map(|v| convert(v, vm))),
+            |v, s, n, vm| vm.collect_fallibly(v.rsplitn_str(n, s).map(|v| convert(v, vm))),
+            |v, n, vm| v.py_rsplit_whitespace(n, vm, |v| convert(v, vm)),
         )?;
         elements.reverse();
         Ok(elements)
@@ -1260,7 +1260,12 @@ impl AnyStr for [u8] {
         Self::len(self)
     }
 
-    fn py_split_whitespace<F>(&self, maxsplit: isize, convert: F) -> Vec<PyObjectRef>
+    fn py_split_whitespace<F>(
+        &self,
+        maxsplit: isize,
+        vm: &VirtualMachine,
+        convert: F,
+    ) -> PyResult<Vec<PyObjectRef>>
     where
         F: Fn(&Self) -> PyObjectRef,
     {
@@ -1272,18 +1277,23 @@ impl AnyStr for [u8] {
                 if count == 0 {
                     break;
                 }
-                splits.push(convert(&haystack[..offset]));
+                vm.push_fallibly(&mut splits, convert(&haystack[..offset]))?;
                 count -= 1;
             }
             haystack = &haystack[offset + 1..];
         }
         if !haystack.is_empty() {
-            splits.push(convert(haystack));
+            vm.push_fallibly(&mut splits, convert(haystack))?;
         }
-        splits
+        Ok(splits)
     }
 
-    fn py_rsplit_whitespace<F>(&self, maxsplit: isize, convert: F) -> Vec<PyObjectRef>
+    fn py_rsplit_whitespace<F>(
+        &self,
+        maxsplit: isize,
+        vm: &VirtualMachine,
+        convert: F,
+    ) -> PyResult<Vec<PyObjectRef>>
     where
         F: Fn(&Self) -> PyObjectRef,
     {
@@ -1295,15 +1305,15 @@ impl AnyStr for [u8] {
                 if count == 0 {
                     break;
                 }
-                splits.push(convert(&haystack[offset + 1..]));
+                vm.push_fallibly(&mut splits, convert(&haystack[offset + 1..]))?;
                 count -= 1;
             }
             haystack = &haystack[..offset];
         }
         if !haystack.is_empty() {
-            splits.push(convert(haystack));
+            vm.push_fallibly(&mut splits, convert(haystack))?;
         }
-        splits
+        Ok(splits)
     }
 }
 

@@ -946,19 +946,21 @@ impl Py<PyStr> {
                 vm,
                 || zelf.as_object().to_owned(),
                 |v, s, vm| {
-                    v.as_bytes()
-                        .split_str(s)
-                        .map(|s| unsafe { AsciiStr::from_ascii_unchecked(s) }.to_pyobject(vm))
-                        .collect()
+                    vm.collect_fallibly(
+                        v.as_bytes()
+                            .split_str(s)
+                            .map(|s| unsafe { AsciiStr::from_ascii_unchecked(s) }.to_pyobject(vm)),
+                    )
                 },
                 |v, s, n, vm| {
-                    v.as_bytes()
-                        .splitn_str(n, s)
-                        .map(|s| unsafe { AsciiStr::from_ascii_unchecked(s) }.to_pyobject(vm))
-                        .collect()
+                    vm.collect_fallibly(
+                        v.as_bytes()
+                            .splitn_str(n, s)
+                            .map(|s| unsafe { AsciiStr::from_ascii_unchecked(s) }.to_pyobject(vm)),
+                    )
                 },
                 |v, n, vm| {
-                    v.as_str().py_split_whitespace(n, |s| {
+                    v.as_str().py_split_whitespace(n, vm, |s| {
                         unsafe { AsciiStr::from_ascii_unchecked(s.as_bytes()) }.to_pyobject(vm)
                     })
                 },
@@ -967,17 +969,17 @@ impl Py<PyStr> {
                 args,
                 vm,
                 || zelf.as_object().to_owned(),
-                |v, s, vm| v.split(s).map(|s| vm.ctx.new_str(s).into()).collect(),
-                |v, s, n, vm| v.splitn(n, s).map(|s| vm.ctx.new_str(s).into()).collect(),
-                |v, n, vm| v.py_split_whitespace(n, |s| vm.ctx.new_str(s).into()),
+                |v, s, vm| vm.collect_fallibly(v.split(s).map(|s| vm.ctx.new_str(s).into())),
+                |v, s, n, vm| vm.collect_fallibly(v.splitn(n, s).map(|s| vm.ctx.new_str(s).into())),
+                |v, n, vm| v.py_split_whitespace(n, vm, |s| vm.ctx.new_str(s).into()),
             ),
             PyKindStr::Wtf8(w) => w.py_split(
                 args,
                 vm,
                 || zelf.as_object().to_owned(),
-                |v, s, vm| v.split(s).map(|s| vm.ctx.new_str(s).into()).collect(),
-                |v, s, n, vm| v.splitn(n, s).map(|s| vm.ctx.new_str(s).into()).collect(),
-                |v, n, vm| v.py_split_whitespace(n, |s| vm.ctx.new_str(s).into()),
+                |v, s, vm| vm.collect_fallibly(v.split(s).map(|s| vm.ctx.new_str(s).into())),
+                |v, s, n, vm| vm.collect_fallibly(v.splitn(n, s).map(|s| vm.ctx.new_str(s).into())),
+                |v, n, vm| v.py_split_whitespace(n, vm, |s| vm.ctx.new_str(s).into()),
             ),
         }?;
         Ok(elements)
@@ -989,9 +991,9 @@ impl Py<PyStr> {
             args,
             vm,
             || zelf.as_object().to_owned(),
-            |v, s, vm| v.rsplit(s).map(|s| vm.ctx.new_str(s).into()).collect(),
-            |v, s, n, vm| v.rsplitn(n, s).map(|s| vm.ctx.new_str(s).into()).collect(),
-            |v, n, vm| v.py_rsplit_whitespace(n, |s| vm.ctx.new_str(s).into()),
+            |v, s, vm| vm.collect_fallibly(v.rsplit(s).map(|s| vm.ctx.new_str(s).into())),
+            |v, s, n, vm| vm.collect_fallibly(v.rsplitn(n, s).map(|s| vm.ctx.new_str(s).into())),
+            |v, n, vm| v.py_rsplit_whitespace(n, vm, |s| vm.ctx.new_str(s).into()),
         )?;
         // Unlike Python rsplit, Rust rsplitn returns an iterator that
         // starts from the end of the string.
@@ -2406,7 +2408,12 @@ impl AnyStr for str {
         Self::len(self)
     }
 
-    fn py_split_whitespace<F>(&self, maxsplit: isize, convert: F) -> Vec<PyObjectRef>
+    fn py_split_whitespace<F>(
+        &self,
+        maxsplit: isize,
+        vm: &VirtualMachine,
+        convert: F,
+    ) -> PyResult<Vec<PyObjectRef>>
     where
         F: Fn(&Self) -> PyObjectRef,
     {
@@ -2422,17 +2429,22 @@ impl AnyStr for str {
             if count == 0 {
                 break;
             }
-            splits.push(convert(&self[last_offset..offset]));
+            vm.push_fallibly(&mut splits, convert(&self[last_offset..offset]))?;
             last_offset = offset + separator.len();
             count -= 1;
         }
         if last_offset != self.len() {
-            splits.push(convert(&self[last_offset..]));
+            vm.push_fallibly(&mut splits, convert(&self[last_offset..]))?;
         }
-        splits
+        Ok(splits)
     }
 
-    fn py_rsplit_whitespace<F>(&self, maxsplit: isize, convert: F) -> Vec<PyObjectRef>
+    fn py_rsplit_whitespace<F>(
+        &self,
+        maxsplit: isize,
+        vm: &VirtualMachine,
+        convert: F,
+    ) -> PyResult<Vec<PyObjectRef>>
     where
         F: Fn(&Self) -> PyObjectRef,
     {
@@ -2448,14 +2460,17 @@ impl AnyStr for str {
             if count == 0 {
                 break;
             }
-            splits.push(convert(&self[offset + separator.len()..last_offset]));
+            vm.push_fallibly(
+                &mut splits,
+                convert(&self[offset + separator.len()..last_offset]),
+            )?;
             last_offset = offset;
             count -= 1;
         }
         if last_offset != 0 {
-            splits.push(convert(&self[..last_offset]));
+            vm.push_fallibly(&mut splits, convert(&self[..last_offset]))?;
         }
-        splits
+        Ok(splits)
     }
 
     fn py_islower(&self) -> bool {
@@ -2525,7 +2540,12 @@ impl AnyStr for Wtf8 {
         self.is_empty()
     }
 
-    fn py_split_whitespace<F>(&self, maxsplit: isize, convert: F) -> Vec<PyObjectRef>
+    fn py_split_whitespace<F>(
+        &self,
+        maxsplit: isize,
+        vm: &VirtualMachine,
+        convert: F,
+    ) -> PyResult<Vec<PyObjectRef>>
     where
         F: Fn(&Self) -> PyObjectRef,
     {
@@ -2544,17 +2564,22 @@ impl AnyStr for Wtf8 {
             if count == 0 {
                 break;
             }
-            splits.push(convert(&self[last_offset..offset]));
+            vm.push_fallibly(&mut splits, convert(&self[last_offset..offset]))?;
             last_offset = offset + separator.len_wtf8();
             count -= 1;
         }
         if last_offset != self.len() {
-            splits.push(convert(&self[last_offset..]));
+            vm.push_fallibly(&mut splits, convert(&self[last_offset..]))?;
         }
-        splits
+        Ok(splits)
     }
 
-    fn py_rsplit_whitespace<F>(&self, maxsplit: isize, convert: F) -> Vec<PyObjectRef>
+    fn py_rsplit_whitespace<F>(
+        &self,
+        maxsplit: isize,
+        vm: &VirtualMachine,
+        convert: F,
+    ) -> PyResult<Vec<PyObjectRef>>
     where
         F: Fn(&Self) -> PyObjectRef,
     {
@@ -2574,14 +2599,17 @@ impl AnyStr for Wtf8 {
             if count == 0 {
                 break;
             }
-            splits.push(convert(&self[offset + separator.len_wtf8()..last_offset]));
+            vm.push_fallibly(
+                &mut splits,
+                convert(&self[offset + separator.len_wtf8()..last_offset]),
+            )?;
             last_offset = offset;
             count -= 1;
         }
         if last_offset != 0 {
-            splits.push(convert(&self[..last_offset]));
+            vm.push_fallibly(&mut splits, convert(&self[..last_offset]))?;
         }
-        splits
+        Ok(splits)
     }
 
     fn py_islower(&self) -> bool {
@@ -2653,7 +2681,12 @@ impl AnyStr for AsciiStr {
         self.is_empty()
     }
 
-    fn py_split_whitespace<F>(&self, maxsplit: isize, convert: F) -> Vec<PyObjectRef>
+    fn py_split_whitespace<F>(
+        &self,
+        maxsplit: isize,
+        vm: &VirtualMachine,
+        convert: F,
+    ) -> PyResult<Vec<PyObjectRef>>
     where
         F: Fn(&Self) -> PyObjectRef,
     {
@@ -2665,18 +2698,23 @@ impl AnyStr for AsciiStr {
                 if count == 0 {
                     break;
                 }
-                splits.push(convert(&haystack[..offset]));
+                vm.push_fallibly(&mut splits, convert(&haystack[..offset]))?;
                 count -= 1;
             }
             haystack = &haystack[offset + 1..];
         }
         if !haystack.is_empty() {
-            splits.push(convert(haystack));
+            vm.push_fallibly(&mut splits, convert(haystack))?;
         }
-        splits
+        Ok(splits)
     }
 
-    fn py_rsplit_whitespace<F>(&self, maxsplit: isize, convert: F) -> Vec<PyObjectRef>
+    fn py_rsplit_whitespace<F>(
+        &self,
+        maxsplit: isize,
+        vm: &VirtualMachine,
+        convert: F,
+    ) -> PyResult<Vec<PyObjectRef>>
     where
         F: Fn(&Self) -> PyObjectRef,
     {
@@ -2689,15 +2727,15 @@ impl AnyStr for AsciiStr {
                 if count == 0 {
                     break;
                 }
-                splits.push(convert(&haystack[offset + 1..]));
+                vm.push_fallibly(&mut splits, convert(&haystack[offset + 1..]))?;
                 count -= 1;
             }
             haystack = &haystack[..offset];
         }
         if !haystack.is_empty() {
-            splits.push(convert(haystack));
+            vm.push_fallibly(&mut splits, convert(haystack))?;
         }
-        splits
+        Ok(splits)
     }
 }
 

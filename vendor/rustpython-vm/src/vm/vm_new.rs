@@ -1159,6 +1159,16 @@ impl VirtualMachine {
         Ok(())
     }
 
+    /// Collects `items` into a vector grown through [`Self::push_fallibly`]: a refused doubling
+    /// is a `MemoryError`, where `collect` would abort the process.
+    pub fn collect_fallibly<T>(&self, items: impl IntoIterator<Item = T>) -> PyResult<Vec<T>> {
+        let mut collected = Vec::new();
+        for item in items {
+            self.push_fallibly(&mut collected, item)?;
+        }
+        Ok(collected)
+    }
+
     /// A `MemoryError` now if `bytes` could not be allocated, for code about to allocate that
     /// many infallibly (a refusal there aborts the process): the allocator is asked for the block
     /// and it is given back at once. Requests of a mebibyte or less are not asked about.
