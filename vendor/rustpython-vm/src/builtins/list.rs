@@ -806,13 +806,19 @@ impl Representable for PyList {
                     break;
                 };
 
+                let part = item.repr(vm)?;
+                // Grown fallibly: the repr of a list of tens of millions of items may not fit,
+                // and a refused doubling inside `push_wtf8` aborts the process.
+                writer
+                    .try_reserve(part.as_wtf8().len() + 2)
+                    .map_err(|_| vm.no_memory_error())?;
                 if first {
                     first = false;
                 } else {
                     writer.push_str(", ");
                 }
 
-                writer.push_wtf8(item.repr(vm)?.as_wtf8());
+                writer.push_wtf8(part.as_wtf8());
 
                 i += 1;
             }
