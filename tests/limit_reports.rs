@@ -164,7 +164,8 @@ fn a_source_the_compiler_cannot_hold_is_a_memory_error() {
 /// collected it into a vector grown infallibly until a doubling was refused, and (session 36) `+` of two
 /// big strings, bytes or tuples, `bytes.hex`, `sorted` of a big list (its copy), and `str.split`,
 /// `bytes.rsplit` and `re.findall`/`sub`/`split` into tens of millions of pieces, and the `repr` of a list
-/// or tuple of tens of millions of items, which aborted the in-process host too.
+/// or tuple of tens of millions of items, and an f-string of two 100 MB parts, which aborted the in-process
+/// host too.
 #[test]
 fn growth_inside_the_vm_is_a_memory_error_not_an_abort() {
     let shapes = [
@@ -189,6 +190,7 @@ fn growth_inside_the_vm_is_a_memory_error_not_an_abort() {
         "x = b'ab' * 50_000_000\ny = x.rsplit(b'b')",
         "x = [1] * 30_000_000\ny = repr(x)",
         "x = (1,) * 30_000_000\nprint(x)",
+        "x = f\"{'a' * 100_000_000}{'b' * 100_000_000}\"",
         "x = ['b', 'a'] * 10_000_000\ny = sorted(x)",
         "import re\nx = 'ab' * 50_000_000\ny = re.findall('a', x)",
         "import re\nx = 'ab' * 50_000_000\ny = re.sub('a', 'xyz', x)",

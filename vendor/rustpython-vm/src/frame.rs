@@ -4502,10 +4502,15 @@ impl ExecutingFrame<'_> {
             }
             */
             Instruction::BuildString { count: size } => {
-                let s: Wtf8Buf = self
-                    .pop_multiple(size.get(arg) as usize)
-                    .map(|pyobj| pyobj.downcast::<PyStr>().unwrap())
-                    .collect();
+                // Grown fallibly: an f-string of parts of hundreds of MB may not fit, and a
+                // refused doubling inside a push aborts the process.
+                let mut s = Wtf8Buf::new();
+                for pyobj in self.pop_multiple(size.get(arg) as usize) {
+                    let part = pyobj.downcast::<PyStr>().unwrap();
+                    s.try_reserve(part.as_wtf8().len())
+                        .map_err(|_| vm.no_memory_error())?;
+                    s.push_wtf8(part.as_wtf8());
+                }
                 self.push_value(vm.ctx.new_str(s).into());
                 Ok(None)
             }
