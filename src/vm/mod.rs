@@ -344,21 +344,28 @@ mod tests {
         + 'static,
     ) {
         on_sandbox_thread(move |vm| {
-            let scope = vm.new_scope_with_builtins();
-            let code = vm
-                .compile(
-                    source,
-                    rustpython_vm::compiler::Mode::Exec,
-                    "<test>".to_owned(),
-                )
-                .unwrap();
-            if let Err(e) = vm.run_code_obj(code, scope.clone()) {
-                let mut text = String::new();
-                vm.write_exception(&mut text, &e).unwrap();
-                panic!("{text}");
-            }
+            let scope = run_module(vm, source);
             check(vm, &scope);
         });
+    }
+
+    /// Runs `source` as a module in `vm` and returns its globals; a Python exception fails the test
+    /// with its traceback.
+    fn run_module(vm: &rustpython_vm::VirtualMachine, source: &str) -> rustpython_vm::scope::Scope {
+        let scope = vm.new_scope_with_builtins();
+        let code = vm
+            .compile(
+                source,
+                rustpython_vm::compiler::Mode::Exec,
+                "<test>".to_owned(),
+            )
+            .unwrap();
+        if let Err(e) = vm.run_code_obj(code, scope.clone()) {
+            let mut text = String::new();
+            vm.write_exception(&mut text, &e).unwrap();
+            panic!("{text}");
+        }
+        scope
     }
 
     /// The checks of a module that ran warmed-up specialized sites many times: `counts` (each
@@ -1039,7 +1046,7 @@ results = repr((
     }
 
     /// The regex engine polls for signals every few thousand backtracking steps, as CPython's does, so
-    /// that a time limit or a Ctrl-C ends a catastrophic pattern (tests/sandbox.rs has those). A signal
+    /// that a time limit ends a catastrophic pattern (tests/sandbox.rs has those). A signal
     /// whose handling raises nothing must leave the match going where it was: with such signals
     /// arriving all through them, patterns that backtrack hard give CPython 3.11's answers.
     #[test]
@@ -1063,7 +1070,6 @@ results = repr((
                     })
                 };
                 let results: String = sandbox.interp.enter(|vm| {
-                    let scope = vm.new_scope_with_builtins();
                     let source = r#"
 import re
 p = re.compile(r"(?:a+)+b")
@@ -1074,19 +1080,7 @@ results = repr((
     [m.span() for m in p.finditer(s)], p.scanner(s).search().span(), p.subn("", s)[1],
 ))
 "#;
-                    let code = vm
-                        .compile(
-                            source,
-                            rustpython_vm::compiler::Mode::Exec,
-                            "<test>".to_owned(),
-                        )
-                        .unwrap();
-                    if let Err(e) = vm.run_code_obj(code, scope.clone()) {
-                        let mut text = String::new();
-                        vm.write_exception(&mut text, &e).unwrap();
-                        panic!("{text}");
-                    }
-                    global(vm, &scope, "results")
+                    global(vm, &run_module(vm, source), "results")
                 });
                 stop.store(true, Ordering::Relaxed);
                 let sent = nudger.join().unwrap();

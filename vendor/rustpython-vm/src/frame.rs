@@ -4502,14 +4502,11 @@ impl ExecutingFrame<'_> {
             }
             */
             Instruction::BuildString { count: size } => {
-                // Grown fallibly: an f-string of parts of hundreds of MB may not fit, and a
-                // refused doubling inside a push aborts the process.
+                // An f-string of parts of hundreds of MB may not fit.
                 let mut s = Wtf8Buf::new();
                 for pyobj in self.pop_multiple(size.get(arg) as usize) {
                     let part = pyobj.downcast::<PyStr>().unwrap();
-                    s.try_reserve(part.as_wtf8().len())
-                        .map_err(|_| vm.no_memory_error())?;
-                    s.push_wtf8(part.as_wtf8());
+                    vm.push_wtf8_fallibly(&mut s, part.as_wtf8())?;
                 }
                 self.push_value(vm.ctx.new_str(s).into());
                 Ok(None)
@@ -6642,8 +6639,7 @@ impl ExecutingFrame<'_> {
                     a.downcast_ref_if_exact::<PyStr>(vm),
                     b.downcast_ref_if_exact::<PyStr>(vm),
                 ) {
-                    vm.check_allocation(a_str.byte_len().saturating_add(b_str.byte_len()))?;
-                    let result = a_str.concat(b_str);
+                    let result = a_str.concat(b_str, vm)?;
                     self.pop_two_push_value(result.to_pyobject(vm));
                     Ok(None)
                 } else {

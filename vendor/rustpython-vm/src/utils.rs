@@ -53,13 +53,9 @@ where
         };
         repr.push_wtf8(first.as_wtf8());
         for part in parts_iter {
-            let part = part?;
-            // Grown fallibly: the repr of a list of tens of millions of items may not fit, and a
-            // refused doubling inside `push_wtf8` aborts the process.
-            repr.try_reserve(part.as_wtf8().len() + 2)
-                .map_err(|_| vm.no_memory_error())?;
-            repr.push_str(", ");
-            repr.push_wtf8(part.as_wtf8());
+            vm.push_wtf8_fallibly(&mut repr, Wtf8::new(", "))?;
+            // The repr of a tuple of tens of millions of items may not fit.
+            vm.push_wtf8_fallibly(&mut repr, part?.as_wtf8())?;
         }
     }
     repr.push_str(suffix);

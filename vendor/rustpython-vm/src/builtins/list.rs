@@ -25,7 +25,7 @@ use crate::{
     },
     vm::VirtualMachine,
 };
-use rustpython_common::wtf8::Wtf8Buf;
+use rustpython_common::wtf8::{Wtf8, Wtf8Buf};
 
 use alloc::fmt;
 use core::cell::Cell;
@@ -807,18 +807,13 @@ impl Representable for PyList {
                 };
 
                 let part = item.repr(vm)?;
-                // Grown fallibly: the repr of a list of tens of millions of items may not fit,
-                // and a refused doubling inside `push_wtf8` aborts the process.
-                writer
-                    .try_reserve(part.as_wtf8().len() + 2)
-                    .map_err(|_| vm.no_memory_error())?;
                 if first {
                     first = false;
                 } else {
-                    writer.push_str(", ");
+                    vm.push_wtf8_fallibly(&mut writer, Wtf8::new(", "))?;
                 }
-
-                writer.push_wtf8(part.as_wtf8());
+                // The repr of a list of tens of millions of items may not fit.
+                vm.push_wtf8_fallibly(&mut writer, part.as_wtf8())?;
 
                 i += 1;
             }
@@ -1129,10 +1124,7 @@ fn do_sort(
 ) -> PyResult<()> {
     if let Some(key_func) = key_func {
         // Grown fallibly, as CPython allocates its key array: a refusal is a `MemoryError`.
-        let mut items = Vec::new();
-        items
-            .try_reserve_exact(values.len())
-            .map_err(|_| vm.no_memory_error())?;
+        let mut items = vm.vec_with_capacity_fallibly(values.len())?;
         for x in values.iter() {
             items.push((x.clone(), key_func.call((x.clone(),), vm)?));
         }

@@ -657,8 +657,7 @@ impl Py<PyStr> {
 impl PyStr {
     fn __add__(zelf: PyRef<Self>, other: &PyObject, vm: &VirtualMachine) -> PyResult {
         if let Some(other) = other.downcast_ref::<Self>() {
-            vm.check_allocation(zelf.byte_len().saturating_add(other.byte_len()))?;
-            Ok(zelf.concat(other).to_pyobject(vm))
+            Ok(zelf.concat(other, vm)?.to_pyobject(vm))
         } else {
             Err(vm.new_type_error(format!(
                 r#"can only concatenate str (not "{}") to str"#,
@@ -670,10 +669,12 @@ impl PyStr {
     /// `self + other`. The result's kind is the two kinds' union, without a scan of the result:
     /// ASCII and UTF-8 are closed under concatenation, and the bytes of a surrogate stay ill-formed
     /// UTF-8 next to anything (code points are concatenated as they are, never joined).
-    pub(crate) fn concat(&self, other: &Self) -> Self {
+    /// A result the run's memory cannot hold is a `MemoryError`, asked for before the copy.
+    pub(crate) fn concat(&self, other: &Self, vm: &VirtualMachine) -> PyResult<Self> {
+        vm.check_allocation(self.byte_len().saturating_add(other.byte_len()))?;
         let bytes = self.as_wtf8().py_add(other.as_wtf8());
         // SAFETY: the kind is the union of the parts' kinds, as said above.
-        unsafe { Self::new_str_unchecked(bytes.into(), self.kind() | other.kind()) }
+        Ok(unsafe { Self::new_str_unchecked(bytes.into(), self.kind() | other.kind()) })
     }
 
     fn _contains(&self, needle: &PyObject, vm: &VirtualMachine) -> PyResult<bool> {

@@ -3321,10 +3321,7 @@ impl VirtualMachine {
             items: impl ExactSizeIterator<Item = T>,
             func: impl Fn(T) -> PyResult<R>,
         ) -> PyResult<Vec<R>> {
-            let mut results = Vec::new();
-            results
-                .try_reserve_exact(items.len())
-                .map_err(|_| vm.no_memory_error())?;
+            let mut results = vm.vec_with_capacity_fallibly(items.len())?;
             for item in items {
                 results.push(func(item)?);
             }
@@ -3344,10 +3341,7 @@ impl VirtualMachine {
             // length at the start is only how much room to take, not how far
             // the loop runs.
             let list = value.downcast_ref::<PyList>().unwrap();
-            let mut results = Vec::new();
-            results
-                .try_reserve_exact(list.borrow_vec().len())
-                .map_err(|_| self.no_memory_error())?;
+            let mut results = self.vec_with_capacity_fallibly(list.borrow_vec().len())?;
             let mut i = 0;
             loop {
                 let elem = {

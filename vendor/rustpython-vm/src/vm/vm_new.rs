@@ -3,7 +3,7 @@ use ruff_python_ast::token::TokenKind;
 
 use ruff_python_parser::{InterpolatedStringErrorType, LexicalErrorType, ParseErrorType};
 
-use rustpython_common::wtf8::Wtf8Buf;
+use rustpython_common::wtf8::{Wtf8, Wtf8Buf};
 use rustpython_compiler_core::SourceLocation;
 
 use core::ops::RangeInclusive;
@@ -1156,6 +1156,25 @@ impl VirtualMachine {
             items.try_reserve(1).map_err(|_| self.no_memory_error())?;
         }
         items.push(item);
+        Ok(())
+    }
+
+    /// An empty vector with room for `len` items, taken fallibly: a refusal is a `MemoryError`,
+    /// where `Vec::with_capacity` would abort the process.
+    pub fn vec_with_capacity_fallibly<T>(&self, len: usize) -> PyResult<Vec<T>> {
+        let mut items = Vec::new();
+        items
+            .try_reserve_exact(len)
+            .map_err(|_| self.no_memory_error())?;
+        Ok(items)
+    }
+
+    /// Appends `part` to `text`, growing it fallibly: a refusal is a `MemoryError`, where a push
+    /// would abort the process (a text built from a huge number of parts reaches that).
+    pub fn push_wtf8_fallibly(&self, text: &mut Wtf8Buf, part: &Wtf8) -> PyResult<()> {
+        text.try_reserve(part.len())
+            .map_err(|_| self.no_memory_error())?;
+        text.push_wtf8(part);
         Ok(())
     }
 
