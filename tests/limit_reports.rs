@@ -165,7 +165,10 @@ fn a_source_the_compiler_cannot_hold_is_a_memory_error() {
 /// big strings, bytes or tuples, `bytes.hex`, `sorted` of a big list (its copy), and `str.split`,
 /// `bytes.rsplit` and `re.findall`/`sub`/`split` into tens of millions of pieces, and the `repr` of a list
 /// or tuple of tens of millions of items, and an f-string of two 100 MB parts, which aborted the in-process
-/// host too.
+/// host too. Session 37's sweep found 26 more in the text and buffer builders (`%` and `str.format`
+/// results, padding widths, `translate`, `bytes.replace`, case mappings, `join` of a big list, `repr`
+/// and `ascii` of big strings, the UTF-16, UTF-32, ASCII and Latin-1 encoders, `hexlify`, `struct`'s
+/// unpacking, `StringIO`/`BytesIO` writes, `array`'s constructor, `+` and `tobytes`).
 #[test]
 fn growth_inside_the_vm_is_a_memory_error_not_an_abort() {
     let shapes = [
@@ -195,6 +198,29 @@ fn growth_inside_the_vm_is_a_memory_error_not_an_abort() {
         "import re\nx = 'ab' * 50_000_000\ny = re.findall('a', x)",
         "import re\nx = 'ab' * 50_000_000\ny = re.sub('a', 'xyz', x)",
         "import re\nx = 'ab' * 50_000_000\ny = re.split('b', x)",
+        "x = 'a' * 100_000\ny = '%s' * 3000 % ((x,) * 3000)",
+        "x = b'a' * 100_000\ny = b'%s' * 3000 % ((x,) * 3000)",
+        "x = 'a' * 100_000\ny = '%(a)s' * 3000 % {'a': x}",
+        "x = 'a' * 100_000_000\ny = '%400000000s' % x",
+        "x = '{}' * 3000\ny = x.format(*(['a' * 100_000] * 3000))",
+        "x = bytes(range(256)) * 1_000_000\ny = x.translate(bytes(range(256)))",
+        "x = 'a' * 100_000_000\ny = x.translate({97: 'bcd'})",
+        "x = b'a' * 100_000_000\ny = x.replace(b'a', b'bb')",
+        "x = 'a' * 100_000_000\ny = x.lower().upper().title()",
+        "x = '\\u00df' * 100_000_000\ny = x.upper()",
+        "x = ['a' * 1000] * 300_000\ny = ''.join(x)",
+        "x = '\\u00e9' * 50_000_000\ny = ascii(x)",
+        "x = 'a' * 100_000_000\ny = x.encode('utf-16')",
+        "x = 'a' * 100_000_000\ny = x.encode('utf-32')",
+        "x = 'a' * 100_000_000\ny = x.encode('ascii') + x.encode('ascii')",
+        "import binascii\nx = b'a' * 100_000_000\ny = binascii.hexlify(x)",
+        "import base64\nx = b'a' * 100_000_000\ny = base64.b85encode(x)",
+        "import io\nx = 'a' * 100_000_000\ns = io.StringIO()\nfor _ in range(3):\n    s.write(x)",
+        "import io\nx = b'a' * 100_000_000\ns = io.BytesIO()\nfor _ in range(3):\n    s.write(x)",
+        "import array\nx = array.array('d', range(20_000_000))",
+        "import array\nx = array.array('b', bytes(200_000_000))",
+        "import array\nx = array.array('b', b'a' * 100_000_000)\ny = x + x + x",
+        "import array\nx = array.array('b', b'a' * 100_000_000)\ny = x.tobytes() + x.tobytes()",
     ];
     for isolation in isolations() {
         let rt = memory_limited(isolation, 256);
@@ -213,6 +239,15 @@ fn growth_inside_the_vm_is_a_memory_error_not_an_abort() {
         assert_eq!(
             ok(rt.execute(fits, None).unwrap()),
             serde_json::json!([32, 2000002, 2000000, 1000, "acacab"]),
+            "{isolation:?}"
+        );
+        // The repr of a string reserves its two quotes too: it no longer doubles its buffer for
+        // the closing one, so a 100 MB string's repr fits beside it.
+        assert_eq!(
+            ok(rt
+                .execute("x = 'a' * 100_000_000\nreturn len(repr(x))", None)
+                .unwrap()),
+            100_000_002,
             "{isolation:?}"
         );
     }

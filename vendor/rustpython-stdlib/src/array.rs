@@ -118,7 +118,8 @@ pub mod array {
                     match self {
                         $(ArrayContentType::$n(v) => {
                             let val = <$t>::try_into_from_object(vm, obj)?;
-                            v.push(val);
+                            // toolplane: grown fallibly; a refusal aborted the process.
+                            vm.push_fallibly(v, val)?;
                         })*
                     }
                     Ok(())
@@ -202,7 +203,7 @@ pub mod array {
                     Ok(())
                 }
 
-                fn frombytes_move(&mut self, b: Vec<u8>) {
+                fn frombytes_move(&mut self, b: Vec<u8>, vm: &VirtualMachine) -> PyResult<()> {
                     match self {
                         $(ArrayContentType::$n(v) => {
                             if v.is_empty() {
@@ -214,13 +215,14 @@ pub mod array {
                                 let capacity = b.capacity() / core::mem::size_of::<$t>();
                                 *v = unsafe { Vec::from_raw_parts(ptr, len, capacity) };
                             } else {
-                                self.frombytes(&b);
+                                self.frombytes(&b, vm)?;
                             }
                         })*
                     }
+                    Ok(())
                 }
 
-                fn frombytes(&mut self, b: &[u8]) {
+                fn frombytes(&mut self, b: &[u8], vm: &VirtualMachine) -> PyResult<()> {
                     match self {
                         $(ArrayContentType::$n(v) => {
                             // safe because every configuration of bytes for the types we
@@ -229,10 +231,13 @@ pub mod array {
                                 let ptr = b.as_ptr() as *const $t;
                                 let ptr_len = b.len() / core::mem::size_of::<$t>();
                                 let slice = unsafe { core::slice::from_raw_parts(ptr, ptr_len) };
+                                // toolplane: reserved fallibly; a refusal aborted the process.
+                                v.try_reserve(ptr_len).map_err(|_| vm.no_memory_error())?;
                                 v.extend_from_slice(slice);
                             }
                         })*
                     }
+                    Ok(())
                 }
 
                 fn fromlist(&mut self, list: &Py<PyList>, vm: &VirtualMachine) -> PyResult<()> {
@@ -390,7 +395,11 @@ pub mod array {
                 fn add(&self, other: &ArrayContentType, vm: &VirtualMachine) -> PyResult<Self> {
                     match self {
                         $(ArrayContentType::$n(v) => if let ArrayContentType::$n(other) = other {
-                            let elements = v.iter().chain(other.iter()).cloned().collect();
+                            // toolplane: reserved fallibly; a refusal aborted the process.
+                            let mut elements =
+                                vm.vec_with_capacity_fallibly(v.len().saturating_add(other.len()))?;
+                            elements.extend_from_slice(v);
+                            elements.extend_from_slice(other);
                             Ok(ArrayContentType::$n(elements))
                         } else {
                             Err(vm.new_type_error(
@@ -403,6 +412,8 @@ pub mod array {
                 fn iadd(&mut self, other: &ArrayContentType, vm: &VirtualMachine) -> PyResult<()> {
                     match self {
                         $(ArrayContentType::$n(v) => if let ArrayContentType::$n(other) = other {
+                            // toolplane: reserved fallibly; a refusal aborted the process.
+                            v.try_reserve(other.len()).map_err(|_| vm.no_memory_error())?;
                             v.extend(other);
                             Ok(())
                         } else {
@@ -800,7 +811,7 @@ pub mod array {
                 if let Some(init) = init.downcast_ref::<Self>() {
                     let value = init.read().typecode();
                     match (spec, value) {
-                        (spec, ch) if spec == ch => array.frombytes(&init.get_bytes()),
+                        (spec, ch) if spec == ch => array.frombytes(&init.get_bytes(), vm)?,
                         (spec, 'u' | 'w') if !matches!(spec, 'u' | 'w') => {
                             return Err(vm.new_type_error(format!(
                             "cannot use a unicode array to initialize an array with typecode '{spec}'"
@@ -815,14 +826,14 @@ pub mod array {
                 } else if let Some(wtf8) = init.downcast_ref::<PyStr>() {
                     if matches!(spec, 'u' | 'w') {
                         let bytes = Self::_unicode_to_wchar_bytes(wtf8.as_wtf8(), array.itemsize());
-                        array.frombytes_move(bytes);
+                        array.frombytes_move(bytes, vm)?;
                     } else {
                         return Err(vm.new_type_error(format!(
                             "cannot use a str to initialize an array with typecode '{spec}'"
                         )));
                     }
                 } else if init.downcastable::<PyBytes>() || init.downcastable::<PyByteArray>() {
-                    init.try_bytes_like(vm, |x| array.frombytes(x))?;
+                    init.try_bytes_like(vm, |x| array.frombytes(x, vm))??;
                 } else {
                     // Everything else is taken item by item, buffer or not.
                     let iter = ArgIterable::try_from_object(vm, init)?;
@@ -1030,8 +1041,7 @@ pub mod array {
             }
             let mut w = zelf.try_resizable(vm)?;
             let bytes = Self::_unicode_to_wchar_bytes(wtf8, w.itemsize());
-            w.frombytes_move(bytes);
-            Ok(())
+            w.frombytes_move(bytes, vm)
         }
 
         #[pymethod]
@@ -1051,7 +1061,7 @@ pub mod array {
                 return Err(vm.new_value_error("bytes length not a multiple of item size"));
             }
             if b.len() / itemsize > 0 {
-                self.try_resizable(vm)?.frombytes(b);
+                self.try_resizable(vm)?.frombytes(b, vm)?;
             }
             Ok(())
         }
@@ -1144,8 +1154,13 @@ pub mod array {
         }
 
         #[pymethod]
-        pub(crate) fn tobytes(zelf: &Py<Self>) -> Vec<u8> {
-            zelf.read().get_bytes().to_vec()
+        pub(crate) fn tobytes(zelf: &Py<Self>, vm: &VirtualMachine) -> PyResult<Vec<u8>> {
+            let array = zelf.read();
+            let bytes = array.get_bytes();
+            // toolplane: reserved fallibly; a refusal aborted the process.
+            let mut copy = vm.vec_with_capacity_fallibly(bytes.len())?;
+            copy.extend_from_slice(bytes);
+            Ok(copy)
         }
 
         #[pymethod]
@@ -1865,7 +1880,7 @@ pub mod array {
             return Err(vm.new_value_error("bytes length not a multiple of item size"));
         }
         if MachineFormatCode::from_typecode(array.typecode()) == Some(format) {
-            array.frombytes(bytes);
+            array.frombytes(bytes, vm)?;
             return PyArray::from(array).into_ref_with_type(vm, cls);
         }
         if !matches!(
@@ -1907,7 +1922,7 @@ pub mod array {
                     )
                 })?;
                 let bytes = PyArray::_unicode_to_wchar_bytes((*s).as_ref(), array.itemsize());
-                array.frombytes_move(bytes);
+                array.frombytes_move(bytes, vm)?;
             }
             MachineFormatCode::Utf32 { big_endian } => {
                 let s: Wtf8Buf = chunks
@@ -1915,7 +1930,7 @@ pub mod array {
                     .map(|ch| u32_to_char(ch).map_err(|msg| vm.new_value_error(msg)))
                     .try_collect()?;
                 let bytes = PyArray::_unicode_to_wchar_bytes(&s, array.itemsize());
-                array.frombytes_move(bytes);
+                array.frombytes_move(bytes, vm)?;
             }
         };
         PyArray::from(array).into_ref_with_type(vm, cls)

@@ -51,7 +51,12 @@ mod decl {
             OptionalArg::Missing => None,
         };
         let bytes_per_sep = bytes_per_sep.unwrap_or(1);
-        Ok(data.with_ref(|bytes| binascii::hexlify(bytes, sep, bytes_per_sep)))
+        data.with_ref(|bytes| {
+            // toolplane: the hex text is allocated infallibly; a refusal aborted the process.
+            let separators = sep.map_or(0, |_| bytes.len() / bytes_per_sep.unsigned_abs().max(1));
+            vm.check_allocation(bytes.len().saturating_mul(2).saturating_add(separators))?;
+            Ok(binascii::hexlify(bytes, sep, bytes_per_sep))
+        })
     }
 
     #[pyfunction(name = "a2b_hex")]

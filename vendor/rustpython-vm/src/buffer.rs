@@ -624,7 +624,9 @@ impl FormatSpec {
             ));
         }
 
-        let mut items = Vec::with_capacity(self.arg_count);
+        // toolplane: reserved fallibly (a refusal aborted the process); `'%dI' % n` formats are
+        // how `base64.b85encode` and friends unpack a whole buffer at once.
+        let mut items = vm.vec_with_capacity_fallibly(self.arg_count)?;
         for code in &self.codes {
             data = &data[code.pre_padding..];
             debug!("unpack code: {code:?}");

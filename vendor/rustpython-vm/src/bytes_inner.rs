@@ -779,11 +779,9 @@ impl PyBytesInner {
     ) -> PyResult<Vec<u8>> {
         let (table, delete) = options.get_value(vm)?;
 
-        let mut res = if delete.is_empty() {
-            Vec::with_capacity(self.elements.len())
-        } else {
-            Vec::new()
-        };
+        // toolplane: room for every byte, reserved fallibly (a refusal aborted the process), as
+        // CPython's `bytes.translate` allocates the input's size; the pushes below never grow it.
+        let mut res = vm.vec_with_capacity_fallibly(self.elements.len())?;
 
         for i in &self.elements {
             if !delete.contains(i) {
@@ -955,11 +953,21 @@ impl PyBytesInner {
     }
 
     // len(self)>=1, from="", len(to)>=1, max_count>=1
-    fn replace_interleave(&self, to: Self, max_count: Option<usize>) -> Vec<u8> {
+    fn replace_interleave(
+        &self,
+        to: Self,
+        max_count: Option<usize>,
+        vm: &VirtualMachine,
+    ) -> PyResult<Vec<u8>> {
         let place_count = self.elements.len() + 1;
         let count = max_count.map_or(place_count, |v| core::cmp::min(v, place_count)) - 1;
-        let capacity = self.elements.len() + count * to.len();
-        let mut result = Vec::with_capacity(capacity);
+        // toolplane: the result's room is reserved fallibly (a refusal aborted the process), and its
+        // size checked for overflow, as CPython's `stringlib_replace` does.
+        let capacity = (count + 1)
+            .checked_mul(to.len())
+            .and_then(|inserted| inserted.checked_add(self.elements.len()))
+            .ok_or_else(|| vm.new_overflow_error("replace bytes is too long"))?;
+        let mut result = vm.vec_with_capacity_fallibly(capacity)?;
         let to_slice = to.elements.as_slice();
         result.extend_from_slice(to_slice);
         for c in &self.elements[..count] {
@@ -967,7 +975,7 @@ impl PyBytesInner {
             result.extend_from_slice(to_slice);
         }
         result.extend_from_slice(&self.elements[count..]);
-        result
+        Ok(result)
     }
 
     fn replace_delete(&self, from: Self, max_count: Option<usize>) -> Vec<u8> {
@@ -1054,7 +1062,8 @@ impl PyBytesInner {
             + count as isize * (to.len() as isize - from.len() as isize))
             as usize;
 
-        let mut result = Vec::with_capacity(result_len);
+        // toolplane: reserved fallibly; a refusal aborted the process.
+        let mut result = vm.vec_with_capacity_fallibly(result_len)?;
         let mut last_end = 0;
         let mut count = count;
         for offset in self.elements.find_iter(&from.elements) {
@@ -1098,7 +1107,7 @@ impl PyBytesInner {
             // insert the 'to' bytes everywhere.
             //     >>> b"Python".replace(b"", b".")
             //     b'.P.y.t.h.o.n.'
-            return Ok(self.replace_interleave(to, max_count));
+            return self.replace_interleave(to, max_count, vm);
         }
 
         // Except for b"".replace(b"", b"A") == b"A" there is no way beyond this

@@ -55,11 +55,30 @@ fn format_decimal_object(
     Ok(spec.format_number(i.as_bigint()))
 }
 
+/// toolplane: refuses, as a `MemoryError`, a spec whose width or precision asks for more text than
+/// memory holds: the formatters pad and extend their text infallibly, which aborts the process when
+/// the allocator refuses (`'%400000000s' % x`). A precision that only truncates is checked too: it is
+/// a size the snippet wrote, and a refusal at that size would refuse the padding alike.
+fn check_spec_size(spec: &CFormatSpec, vm: &VirtualMachine) -> PyResult<()> {
+    let amount = |quantity: &CFormatQuantity| match quantity {
+        CFormatQuantity::Amount(n) => *n,
+        CFormatQuantity::FromValuesTuple => 0,
+    };
+    let width = spec.min_field_width.as_ref().map_or(0, amount);
+    let precision = match &spec.precision {
+        Some(CFormatPrecision::Quantity(quantity)) => amount(quantity),
+        _ => 0,
+    };
+    // A float in fixed notation adds at most its 309 integer digits and a sign to the precision.
+    vm.check_allocation(width.max(precision).saturating_add(512))
+}
+
 fn spec_format_bytes(
     vm: &VirtualMachine,
     spec: &CFormatSpec,
     obj: PyObjectRef,
 ) -> PyResult<Vec<u8>> {
+    check_spec_size(spec, vm)?;
     match &spec.format_type {
         CFormatType::Unsupported { ch, index } => Err(vm.new_value_error(format!(
             "unsupported format character '{}' ({:#x}) at index {index}",
@@ -183,6 +202,7 @@ fn spec_format_string(
     spec: &CFormatSpec,
     obj: PyObjectRef,
 ) -> PyResult<Wtf8Buf> {
+    check_spec_size(spec, vm)?;
     match &spec.format_type {
         CFormatType::Unsupported { ch, index } => Err(vm.new_value_error(format!(
             "unsupported format character '{}' ({:#x}) at index {index}",
@@ -349,7 +369,7 @@ pub(crate) fn cformat_bytes(
         // literal only
         for (_, part) in format.iter_mut() {
             if let CFormatPart::Literal(literal) = part {
-                result.append(literal)
+                vm.extend_bytes_fallibly(&mut result, literal)?
             } else {
                 unreachable!()
             }
@@ -366,12 +386,12 @@ pub(crate) fn cformat_bytes(
         // dict
         for (_, part) in format {
             match part {
-                CFormatPart::Literal(literal) => result.extend(literal),
+                CFormatPart::Literal(literal) => vm.extend_bytes_fallibly(&mut result, &literal)?,
                 CFormatPart::Spec(CFormatSpecKeyed { mapping_key, spec }) => {
                     let key = mapping_key.unwrap();
                     let value = values_obj.get_item(&key, vm)?;
                     let part_result = spec_format_bytes(vm, &spec, value)?;
-                    result.extend(part_result);
+                    vm.extend_bytes_fallibly(&mut result, &part_result)?;
                 }
             }
         }
@@ -393,7 +413,7 @@ pub(crate) fn cformat_bytes(
 
     for (_, part) in format {
         match part {
-            CFormatPart::Literal(literal) => result.extend(literal),
+            CFormatPart::Literal(literal) => vm.extend_bytes_fallibly(&mut result, &literal)?,
             CFormatPart::Spec(CFormatSpecKeyed { mut spec, .. }) => {
                 try_update_quantity_from_tuple(
                     vm,
@@ -408,7 +428,7 @@ pub(crate) fn cformat_bytes(
                 };
 
                 let part_result = spec_format_bytes(vm, &spec, value.to_owned())?;
-                result.extend(part_result);
+                vm.extend_bytes_fallibly(&mut result, &part_result)?;
             }
         }
     }
@@ -450,7 +470,7 @@ pub(crate) fn cformat_string(
         // literal only
         for (_, part) in format.iter() {
             if let CFormatPart::Literal(literal) = part {
-                result.push_wtf8(literal)
+                vm.push_wtf8_fallibly(&mut result, literal)?
             } else {
                 unreachable!()
             }
@@ -467,11 +487,11 @@ pub(crate) fn cformat_string(
         // dict
         for (_, part) in format {
             match part {
-                CFormatPart::Literal(literal) => result.push_wtf8(&literal),
+                CFormatPart::Literal(literal) => vm.push_wtf8_fallibly(&mut result, &literal)?,
                 CFormatPart::Spec(CFormatSpecKeyed { mapping_key, spec }) => {
                     let value = values_obj.get_item(&mapping_key.unwrap(), vm)?;
                     let part_result = spec_format_string(vm, &spec, value)?;
-                    result.push_wtf8(&part_result);
+                    vm.push_wtf8_fallibly(&mut result, &part_result)?;
                 }
             }
         }
@@ -493,7 +513,7 @@ pub(crate) fn cformat_string(
 
     for (_, part) in format {
         match part {
-            CFormatPart::Literal(literal) => result.push_wtf8(&literal),
+            CFormatPart::Literal(literal) => vm.push_wtf8_fallibly(&mut result, &literal)?,
             CFormatPart::Spec(CFormatSpecKeyed { mut spec, .. }) => {
                 try_update_quantity_from_tuple(
                     vm,
@@ -508,7 +528,7 @@ pub(crate) fn cformat_string(
                 };
 
                 let part_result = spec_format_string(vm, &spec, value.to_owned())?;
-                result.push_wtf8(&part_result);
+                vm.push_wtf8_fallibly(&mut result, &part_result)?;
             }
         }
     }

@@ -513,6 +513,9 @@ impl CodecsRegistry {
         let Some(fast) = FastCodec::classify(encoding) else {
             return Ok(None);
         };
+        // toolplane: these encoders allocate the text's size infallibly; a refusal aborted the
+        // process.
+        vm.check_allocation(obj.byte_len())?;
         if fast == FastCodec::Utf8 && obj.is_utf8() {
             // No surrogates in the string, so encoding is just its existing
             // (already UTF-8) bytes, whatever the error handler is: it can

@@ -194,7 +194,7 @@ fn format_internal(
             }
             FormatPart::Literal(literal) => literal,
         };
-        final_string.push_wtf8(result_string);
+        vm.push_wtf8_fallibly(&mut final_string, result_string)?;
     }
     Ok(final_string)
 }
@@ -210,7 +210,11 @@ pub(crate) fn check_spec_size(spec: &str, vm: &VirtualMachine) -> PyResult<()> {
         .max()
         .unwrap_or(0);
     // A float in fixed notation adds at most its 309 integer digits and a sign to the precision.
-    if largest > 1 << 20 && Vec::<u8>::new().try_reserve_exact(largest.saturating_add(512)).is_err() {
+    if largest > 1 << 20
+        && Vec::<u8>::new()
+            .try_reserve_exact(largest.saturating_add(512))
+            .is_err()
+    {
         return Err(vm.no_memory_error());
     }
     Ok(())

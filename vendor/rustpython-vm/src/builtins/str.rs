@@ -757,11 +757,23 @@ impl PyStr {
 
     #[inline]
     pub(crate) fn repr(&self, vm: &VirtualMachine) -> PyResult<String> {
-        use crate::literal::escape::UnicodeEscape;
-        UnicodeEscape::new_repr(self.as_wtf8())
+        use crate::literal::escape::{Escape, UnicodeEscape};
+        let escape = UnicodeEscape::new_repr(self.as_wtf8());
+        let body_len = escape
+            .layout()
+            .len
+            .ok_or_else(|| vm.new_overflow_error("string is too long to generate repr"))?;
+        // toolplane: the text is reserved here, fallibly (a refusal aborted the process), and with
+        // room for the two quotes, which `StrRepr::to_string` leaves out (its text then doubled
+        // its buffer for the closing quote).
+        let mut repr = String::new();
+        repr.try_reserve_exact(body_len.saturating_add(2))
+            .map_err(|_| vm.no_memory_error())?;
+        escape
             .str_repr()
-            .to_string()
-            .ok_or_else(|| vm.new_overflow_error("string is too long to generate repr"))
+            .write(&mut repr)
+            .expect("writing to a String does not fail");
+        Ok(repr)
     }
 
     /// Return `zelf` when it is an exact str; otherwise a new str copy.
@@ -806,7 +818,11 @@ impl PyStr {
                 return Ok(only.to_owned());
             }
         }
-        let mut joined = Wtf8Buf::with_capacity(len);
+        // toolplane: reserved fallibly; a refusal aborted the process.
+        let mut joined = Wtf8Buf::new();
+        joined
+            .try_reserve_exact(len)
+            .map_err(|_| vm.no_memory_error())?;
         for (i, obj) in items.iter().enumerate() {
             if i > 0 {
                 joined.push_wtf8(sep);
@@ -891,13 +907,21 @@ impl Py<PyStr> {
         core::mem::size_of::<PyStr>() + self.byte_len() * core::mem::size_of::<u8>()
     }
 
+    /// toolplane: a `MemoryError` if the case-mapped copy of this text (its size, and more only
+    /// where a mapping expands) cannot be allocated: the mappings below allocate infallibly, and a
+    /// refusal aborted the process.
+    fn check_case_mapping(&self, vm: &VirtualMachine) -> PyResult<()> {
+        vm.check_allocation(self.byte_len())
+    }
+
     #[pymethod]
-    fn lower(&self) -> PyStr {
-        match self.as_str_kind() {
+    fn lower(&self, vm: &VirtualMachine) -> PyResult<PyStr> {
+        self.check_case_mapping(vm)?;
+        Ok(match self.as_str_kind() {
             PyKindStr::Ascii(s) => s.to_ascii_lowercase().into(),
             PyKindStr::Utf8(s) => s.to_lowercase().into(),
             PyKindStr::Wtf8(w) => w.to_lowercase().into(),
-        }
+        })
     }
 
     // Case folding is a Unicode standard operation to erase case differences.
@@ -906,26 +930,29 @@ impl Py<PyStr> {
     // differences. For ASCII, case folding is the same as lower case but other scripts have
     // their own, well-defined mappings.
     #[pymethod]
-    fn casefold(&self) -> PyStr {
-        match self.as_str_kind() {
+    fn casefold(&self, vm: &VirtualMachine) -> PyResult<PyStr> {
+        self.check_case_mapping(vm)?;
+        Ok(match self.as_str_kind() {
             PyKindStr::Ascii(s) => s.to_ascii_lowercase().into(),
             PyKindStr::Utf8(s) => unicode::case::casefold_str(s).into(),
             PyKindStr::Wtf8(w) => unicode::case::casefold_wtf8(w).into(),
-        }
+        })
     }
 
     #[pymethod]
-    fn upper(&self) -> PyStr {
-        match self.as_str_kind() {
+    fn upper(&self, vm: &VirtualMachine) -> PyResult<PyStr> {
+        self.check_case_mapping(vm)?;
+        Ok(match self.as_str_kind() {
             PyKindStr::Ascii(s) => s.to_ascii_uppercase().into(),
             PyKindStr::Utf8(s) => s.to_uppercase().into(),
             PyKindStr::Wtf8(w) => w.to_uppercase().into(),
-        }
+        })
     }
 
     #[pymethod]
-    fn capitalize(&self) -> Wtf8Buf {
-        match self.as_str_kind() {
+    fn capitalize(&self, vm: &VirtualMachine) -> PyResult<Wtf8Buf> {
+        self.check_case_mapping(vm)?;
+        Ok(match self.as_str_kind() {
             PyKindStr::Ascii(s) => {
                 let mut s = s.to_owned();
                 if let [first, rest @ ..] = s.as_mut_slice() {
@@ -936,7 +963,7 @@ impl Py<PyStr> {
             }
             PyKindStr::Utf8(s) => case::capitalize_str(s).into(),
             PyKindStr::Wtf8(s) => case::capitalize_wtf8(s),
-        }
+        })
     }
 
     #[pymethod]
@@ -1184,7 +1211,12 @@ impl Py<PyStr> {
     }
 
     #[pymethod]
-    fn title(&self) -> Wtf8Buf {
+    fn title(&self, vm: &VirtualMachine) -> PyResult<Wtf8Buf> {
+        self.check_case_mapping(vm)?;
+        Ok(self.titled())
+    }
+
+    fn titled(&self) -> Wtf8Buf {
         match self.as_str_kind() {
             PyKindStr::Ascii(_) => unsafe {
                 Wtf8Buf::from_bytes_unchecked(title_ascii(self.as_bytes()))
@@ -1195,15 +1227,16 @@ impl Py<PyStr> {
     }
 
     #[pymethod]
-    fn swapcase(&self) -> Wtf8Buf {
-        match self.as_str_kind() {
+    fn swapcase(&self, vm: &VirtualMachine) -> PyResult<Wtf8Buf> {
+        self.check_case_mapping(vm)?;
+        Ok(match self.as_str_kind() {
             PyKindStr::Ascii(s) => unsafe {
                 // SAFETY: ASCII is valid Unicode and swapcase_ascii does not produce non-ASCII.
                 Wtf8Buf::from_bytes_unchecked(swapcase_ascii(s.as_bytes()))
             },
             PyKindStr::Utf8(s) => case::swapcase_str(s).into(),
             PyKindStr::Wtf8(s) => case::swapcase_wtf8(s),
-        }
+        })
     }
 
     #[pymethod]
@@ -1533,7 +1566,19 @@ impl Py<PyStr> {
     #[pymethod]
     pub fn translate(&self, table: PyObjectRef, vm: &VirtualMachine) -> PyResult<Wtf8Buf> {
         let dict = table.downcast_ref_if_exact::<PyDict>(vm);
-        let mut translated = Wtf8Buf::with_capacity(self.as_wtf8().len());
+        // toolplane: the text grows fallibly (a refusal aborted the process): the input's size up
+        // front, and room for each mapped code point or text as it comes.
+        let mut translated = Wtf8Buf::new();
+        translated
+            .try_reserve(self.as_wtf8().len())
+            .map_err(|_| vm.no_memory_error())?;
+        let push_code_point = |translated: &mut Wtf8Buf, cp: CodePoint| -> PyResult<()> {
+            translated
+                .try_reserve(4)
+                .map_err(|_| vm.no_memory_error())?;
+            translated.push(cp);
+            Ok(())
+        };
         for cp in self.as_wtf8().code_points() {
             let key = cp.to_u32().to_pyobject(vm);
             // `charmaptranslate_lookup`: a missing key or any `LookupError` leaves `cp` unchanged.
@@ -1546,11 +1591,11 @@ impl Py<PyStr> {
                 },
             };
             let Some(value) = value else {
-                translated.push(cp);
+                push_code_point(&mut translated, cp)?;
                 continue;
             };
             if let Some(text) = value.downcast_ref::<PyStr>() {
-                translated.push_wtf8(text.as_wtf8());
+                vm.push_wtf8_fallibly(&mut translated, text.as_wtf8())?;
             } else if let Some(bigint) = value.downcast_ref::<PyInt>() {
                 let mapped = bigint
                     .as_bigint()
@@ -1559,7 +1604,7 @@ impl Py<PyStr> {
                     .ok_or_else(|| {
                         vm.new_value_error("character mapping must be in range(0x110000)")
                     })?;
-                translated.push(mapped);
+                push_code_point(&mut translated, mapped)?;
             } else if !vm.is_none(&value) {
                 return Err(vm.new_type_error("character mapping must return integer, None or str"));
             }
@@ -2834,7 +2879,7 @@ mod tests {
         ];
         for (title, input) in tests {
             assert_eq!(
-                Context::genesis().new_str(input).title().as_str(),
+                Context::genesis().new_str(input).titled().as_str(),
                 Ok(title)
             );
         }

@@ -7,7 +7,7 @@ use crate::{
         PyTuple, PyTupleRef, PyType, PyTypeRef, PyUtf8Str, int::check_int_to_str_digits,
         pystr::AsPyStr,
     },
-    common::{hash::PyHash, str::to_ascii},
+    common::{hash::PyHash, wtf8::Wtf8},
     convert::ToPyObject,
     dict_inner::DictKey,
     function::{Either, FuncArgs, PyArithmeticValue, PySetterValue},
@@ -489,7 +489,7 @@ impl PyObject {
         Ok(if repr.as_wtf8().is_ascii() {
             repr
         } else {
-            vm.ctx.new_str(to_ascii(repr.as_wtf8()))
+            vm.ctx.new_str(ascii_escaped(repr.as_wtf8(), vm)?)
         })
     }
 
@@ -933,4 +933,38 @@ macro_rules! set_attrs {
             $obj.set_attr($key, $val, $vm)?;
         )+
     };
+}
+
+/// toolplane: `ascii()`'s escaping of a repr (`rustpython_common::str::to_ascii`'s text: `\xhh`,
+/// `\uhhhh`, `\Uhhhhhhhh`), into a text whose exact size is reserved fallibly first. That function
+/// grew its vector infallibly, so a refusal aborted the process.
+fn ascii_escaped(text: &Wtf8, vm: &VirtualMachine) -> PyResult<String> {
+    use core::fmt::Write;
+    let escaped_len = |c: u32| match c {
+        0..0x80 => 1,
+        0x80..0x100 => 4,
+        0x100..0x10000 => 6,
+        _ => 10,
+    };
+    let len = text
+        .code_points()
+        .map(|cp| escaped_len(cp.to_u32()))
+        .fold(0usize, usize::saturating_add);
+    let mut escaped = String::new();
+    escaped
+        .try_reserve_exact(len)
+        .map_err(|_| vm.no_memory_error())?;
+    for cp in text.code_points() {
+        let written = match cp.to_u32() {
+            c @ 0..0x80 => {
+                escaped.push(char::from(c as u8));
+                Ok(())
+            }
+            c @ 0x80..0x100 => write!(escaped, "\\x{c:02x}"),
+            c @ 0x100..0x10000 => write!(escaped, "\\u{c:04x}"),
+            c => write!(escaped, "\\U{c:08x}"),
+        };
+        written.expect("writing to a String does not fail");
+    }
+    Ok(escaped)
 }

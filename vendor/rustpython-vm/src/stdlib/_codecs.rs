@@ -434,6 +434,19 @@ mod _codecs {
         byteorder: i32,
     }
 
+    /// toolplane: a `MemoryError` now if the UTF-16 or UTF-32 text of `text` (`unit` bytes a code
+    /// point, and a byte-order mark) cannot be allocated. The encoder grows its vector by doubling,
+    /// infallibly, so the last request is the next power of two; a refusal there aborted the process.
+    /// Code points past U+FFFF take two UTF-16 units: the check counts one.
+    fn check_wide_encode_size(
+        text: &crate::builtins::PyStr,
+        unit: usize,
+        vm: &VirtualMachine,
+    ) -> PyResult<()> {
+        let size = text.char_len().saturating_add(1).saturating_mul(unit);
+        vm.check_allocation(size.checked_next_power_of_two().unwrap_or(usize::MAX))
+    }
+
     impl WideEncodeArgs {
         fn encode<F>(&self, name: &str, encode: F, vm: &VirtualMachine) -> EncodeResult
         where
@@ -458,6 +471,7 @@ mod _codecs {
 
     #[pyfunction]
     fn utf_16_encode(args: WideEncodeArgs, vm: &VirtualMachine) -> EncodeResult {
+        check_wide_encode_size(&args.str, 2, vm)?;
         args.encode(
             encodings::utf16::ENCODING_NAME,
             |ctx, errors, order, bom| encodings::utf16::encode(ctx, errors, order, bom),
@@ -480,6 +494,7 @@ mod _codecs {
 
     #[pyfunction]
     fn utf_16_le_encode(args: EncodeArgs, vm: &VirtualMachine) -> EncodeResult {
+        check_wide_encode_size(&args.str, 2, vm)?;
         args.encode(
             encodings::utf16::ENCODING_NAME_LE,
             |ctx, errors| {
@@ -504,6 +519,7 @@ mod _codecs {
 
     #[pyfunction]
     fn utf_16_be_encode(args: EncodeArgs, vm: &VirtualMachine) -> EncodeResult {
+        check_wide_encode_size(&args.str, 2, vm)?;
         args.encode(
             encodings::utf16::ENCODING_NAME_BE,
             |ctx, errors| {
@@ -550,6 +566,7 @@ mod _codecs {
 
     #[pyfunction]
     fn utf_32_encode(args: WideEncodeArgs, vm: &VirtualMachine) -> EncodeResult {
+        check_wide_encode_size(&args.str, 4, vm)?;
         args.encode(
             encodings::utf32::ENCODING_NAME,
             |ctx, errors, order, bom| encodings::utf32::encode(ctx, errors, order, bom),
@@ -572,6 +589,7 @@ mod _codecs {
 
     #[pyfunction]
     fn utf_32_le_encode(args: EncodeArgs, vm: &VirtualMachine) -> EncodeResult {
+        check_wide_encode_size(&args.str, 4, vm)?;
         args.encode(
             encodings::utf32::ENCODING_NAME_LE,
             |ctx, errors| {
@@ -596,6 +614,7 @@ mod _codecs {
 
     #[pyfunction]
     fn utf_32_be_encode(args: EncodeArgs, vm: &VirtualMachine) -> EncodeResult {
+        check_wide_encode_size(&args.str, 4, vm)?;
         args.encode(
             encodings::utf32::ENCODING_NAME_BE,
             |ctx, errors| {

@@ -379,6 +379,17 @@ mod _io {
             Self { cursor }
         }
 
+        /// toolplane: room for `len` bytes written at the cursor, reserved fallibly; the cursor's
+        /// own growth is infallible, and a refusal aborted the process.
+        fn reserve_for_write(&mut self, len: usize, vm: &VirtualMachine) -> PyResult<()> {
+            let end = (self.cursor.position() as usize).saturating_add(len);
+            let buffer = self.cursor.get_mut();
+            if let Some(more) = end.checked_sub(buffer.len()) {
+                buffer.try_reserve(more).map_err(|_| vm.no_memory_error())?;
+            }
+            Ok(())
+        }
+
         fn write(&mut self, data: &[u8]) -> Option<u64> {
             if data.is_empty() {
                 return Some(0);
@@ -4933,6 +4944,7 @@ mod _io {
             let bytes = StringIO::translate_newlines(s.as_wtf8(), newline).into_bytes();
             let mut buffer = self.buffer(vm)?;
             self.observe_newlines(s.as_wtf8(), newline);
+            buffer.reserve_for_write(bytes.len(), vm)?;
             buffer
                 .write(&bytes)
                 .ok_or_else(|| vm.new_type_error("Error Writing String"))?;
@@ -5213,8 +5225,12 @@ mod _io {
             if self.closed.load() {
                 return Err(io_closed_error(vm));
             }
-            b.with_ref(|bytes| buffer.write(bytes))
-                .ok_or_else(|| vm.new_type_error("Error Writing Bytes"))
+            b.with_ref(|bytes| {
+                buffer.reserve_for_write(bytes.len(), vm)?;
+                buffer
+                    .write(bytes)
+                    .ok_or_else(|| vm.new_type_error("Error Writing Bytes"))
+            })
         }
 
         // Retrieves the entire bytes object value from the underlying buffer

@@ -1178,6 +1178,16 @@ impl VirtualMachine {
         Ok(())
     }
 
+    /// Appends `part` to `bytes`, growing it fallibly: a refusal is a `MemoryError`, where `extend`
+    /// would abort the process.
+    pub fn extend_bytes_fallibly(&self, bytes: &mut Vec<u8>, part: &[u8]) -> PyResult<()> {
+        bytes
+            .try_reserve(part.len())
+            .map_err(|_| self.no_memory_error())?;
+        bytes.extend_from_slice(part);
+        Ok(())
+    }
+
     /// Collects `items` into a vector grown through [`Self::push_fallibly`]: a refused doubling
     /// is a `MemoryError`, where `collect` would abort the process.
     pub fn collect_fallibly<T>(&self, items: impl IntoIterator<Item = T>) -> PyResult<Vec<T>> {
