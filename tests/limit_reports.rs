@@ -168,7 +168,10 @@ fn a_source_the_compiler_cannot_hold_is_a_memory_error() {
 /// host too. Session 37's sweep found 26 more in the text and buffer builders (`%` and `str.format`
 /// results, padding widths, `translate`, `bytes.replace`, case mappings, `join` of a big list, `repr`
 /// and `ascii` of big strings, the UTF-16, UTF-32, ASCII and Latin-1 encoders, `hexlify`, `struct`'s
-/// unpacking, `StringIO`/`BytesIO` writes, `array`'s constructor, `+` and `tobytes`).
+/// unpacking, `StringIO`/`BytesIO` writes, `array`'s constructor, `+` and `tobytes`); a third sweep, 15
+/// more (`json.dumps` without ASCII escapes, `pickle.dumps` of a big string, `bytearray.extend`, memoryview's
+/// `tobytes`, `hex` and `tolist`, base64 both ways, `int.to_bytes`, `partition`, bytes case mappings,
+/// the `repr` of a one-item tuple or a dict holding a big string, `%r` and `%a`).
 #[test]
 fn growth_inside_the_vm_is_a_memory_error_not_an_abort() {
     let shapes = [
@@ -221,6 +224,21 @@ fn growth_inside_the_vm_is_a_memory_error_not_an_abort() {
         "import array\nx = array.array('b', bytes(200_000_000))",
         "import array\nx = array.array('b', b'a' * 100_000_000)\ny = x + x + x",
         "import array\nx = array.array('b', b'a' * 100_000_000)\ny = x.tobytes() + x.tobytes()",
+        "import json\nx = json.dumps({'k': '\\u00e9' * 50_000_000}, ensure_ascii=False)",
+        "import pickle\nx = pickle.dumps('a' * 200_000_000)",
+        "x = bytearray(100_000_000)\nfor _ in range(2):\n    x.extend(bytearray(100_000_000))",
+        "x = memoryview(b'a' * 150_000_000)\ny = x.tobytes() + b''",
+        "x = memoryview(b'a' * 100_000_000)\ny = x.hex()",
+        "x = memoryview(b'a' * 100_000_000)\ny = x.tolist()",
+        "import base64\nx = base64.b64encode(b'a' * 150_000_000)",
+        "import base64\nx = base64.b64decode(b'YWFh' * 60_000_000)",
+        "x = (1 << 800_000_000).to_bytes(100_000_001, 'big')",
+        "x = 'a' * 100_000_000\ny = x.partition('a') + x.rpartition('a')",
+        "x = bytearray(b'a' * 100_000_000)\ny = x.upper() + x.lower()",
+        "x = ('a' * 100_000_000,)\ny = repr(x)",
+        "x = {'a' * 100_000_000: 1}\ny = repr(x)",
+        "x = 'a' * 100_000_000\ny = '%r' % x",
+        "x = 'a' * 100_000_000\ny = '%a' % x",
     ];
     for isolation in isolations() {
         let rt = memory_limited(isolation, 256);

@@ -108,13 +108,26 @@ mod decl {
     #[pyfunction]
     fn a2b_base64(args: A2bBase64Args, vm: &VirtualMachine) -> PyResult<Vec<u8>> {
         let A2bBase64Args { data, strict_mode } = args;
-        data.with_ref(|b| binascii::a2b_base64(b, strict_mode))
-            .map_err(|e| new_binascii_error(e, vm))
+        data.with_ref(|b| {
+            // toolplane: the decoded bytes (three for every four) are allocated infallibly; a
+            // refusal aborted the process.
+            vm.check_allocation(b.len() / 4 * 3)?;
+            binascii::a2b_base64(b, strict_mode).map_err(|e| new_binascii_error(e, vm))
+        })
     }
 
     #[pyfunction]
-    fn b2a_base64(data: ArgBytesLike, NewlineArg { newline }: NewlineArg) -> Vec<u8> {
-        data.with_ref(|bytes| binascii::b2a_base64(bytes, newline))
+    fn b2a_base64(
+        data: ArgBytesLike,
+        NewlineArg { newline }: NewlineArg,
+        vm: &VirtualMachine,
+    ) -> PyResult<Vec<u8>> {
+        data.with_ref(|bytes| {
+            // toolplane: the encoded text (four bytes for every three) is allocated infallibly; a
+            // refusal aborted the process.
+            vm.check_allocation(bytes.len().div_ceil(3).saturating_mul(4).saturating_add(1))?;
+            Ok(binascii::b2a_base64(bytes, newline))
+        })
     }
 
     #[derive(FromArgs)]

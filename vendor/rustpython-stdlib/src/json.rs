@@ -980,13 +980,16 @@ mod _json {
             vm: &VirtualMachine,
         ) -> PyResult<()> {
             match self.encoder_kind {
+                // toolplane: the encoded text is made infallibly (its size at least the text's
+                // and two quotes, asked for first) and added to `out` fallibly; a refusal aborted
+                // the process.
                 EncoderKind::Ascii => {
-                    out.push_wtf8(&json::encode_string(s.as_wtf8(), true));
-                    Ok(())
+                    vm.check_allocation(s.byte_len().saturating_add(2))?;
+                    vm.push_wtf8_fallibly(out, &json::encode_string(s.as_wtf8(), true))
                 }
                 EncoderKind::Basic => {
-                    out.push_wtf8(&json::encode_string(s.as_wtf8(), false));
-                    Ok(())
+                    vm.check_allocation(s.byte_len().saturating_add(2))?;
+                    vm.push_wtf8_fallibly(out, &json::encode_string(s.as_wtf8(), false))
                 }
                 EncoderKind::Generic => self.write_via_encoder(obj.to_owned(), out, vm),
             }

@@ -2437,6 +2437,9 @@ mod _pickle {
                 // `str.encode('utf-8', 'surrogatepass')` produces.
                 let encoded = s.as_bytes();
                 let n = encoded.len();
+                // toolplane: a large string is copied infallibly below; a refusal aborted the
+                // process.
+                vm.check_allocation(n)?;
                 if n <= 0xff && self.proto >= 4 {
                     self.write_pair(&[SHORT_BINUNICODE as u8, n as u8], encoded);
                 } else if n > 0xffff_ffff && self.proto >= 4 {

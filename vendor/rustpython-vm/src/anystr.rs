@@ -379,6 +379,8 @@ pub(crate) trait AnyStr {
         if sub.is_empty() {
             return Err(vm.new_value_error("empty separator"));
         }
+        // toolplane: the two parts are copied infallibly; a refusal aborted the process.
+        vm.check_allocation(self.bytes_len())?;
 
         let mut sp = split();
         let front = sp.next().unwrap().to_container();

@@ -210,11 +210,14 @@ fn spec_format_string(
             ch.to_u32(),
         ))),
         CFormatType::String(conversion) => {
-            let result = match conversion {
-                CFormatConversion::Ascii => builtins::ascii(obj, vm)?.as_wtf8().to_owned(),
-                CFormatConversion::Str => obj.str(vm)?.as_wtf8().to_owned(),
-                CFormatConversion::Repr => obj.repr(vm)?.as_wtf8().to_owned(),
+            let text = match conversion {
+                CFormatConversion::Ascii => builtins::ascii(obj, vm)?,
+                CFormatConversion::Str => obj.str(vm)?,
+                CFormatConversion::Repr => obj.repr(vm)?,
             };
+            // toolplane: the copy below is infallible; a refusal aborted the process.
+            vm.check_allocation(text.byte_len())?;
+            let result = text.as_wtf8().to_owned();
             Ok(spec.format_string(result))
         }
         CFormatType::Bytes => {

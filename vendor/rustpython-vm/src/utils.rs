@@ -51,16 +51,16 @@ where
         let Some(first) = parts_iter.next().transpose()? else {
             return Ok(Wtf8Buf::from(empty));
         };
-        repr.push_wtf8(first.as_wtf8());
+        vm.push_wtf8_fallibly(&mut repr, first.as_wtf8())?;
         for part in parts_iter {
             vm.push_wtf8_fallibly(&mut repr, Wtf8::new(", "))?;
             // The repr of a tuple of tens of millions of items may not fit.
             vm.push_wtf8_fallibly(&mut repr, part?.as_wtf8())?;
         }
     }
-    repr.push_str(suffix);
+    vm.push_wtf8_fallibly(&mut repr, Wtf8::new(suffix))?;
     if class_name.is_some() {
-        repr.push_char(')');
+        vm.push_wtf8_fallibly(&mut repr, Wtf8::new(")"))?;
     }
 
     Ok(repr)

@@ -336,15 +336,23 @@ impl Py<PyByteArray> {
             })
             .transpose()?;
         let items = match &buffer {
-            Some(buffer) => buffer
-                .as_contiguous()
-                .ok_or_else(|| {
+            Some(buffer) => {
+                let bytes = buffer.as_contiguous().ok_or_else(|| {
                     vm.new_buffer_error("non-contiguous buffer is not a bytes-like object")
-                })?
-                .to_vec(),
+                })?;
+                // toolplane: the copy and the growth below are asked for first or fallibly; a
+                // refusal aborted the process.
+                vm.check_allocation(bytes.len())?;
+                bytes.to_vec()
+            }
             None => bytearray_extend_from_object(vm, &iterable_of_ints)?,
         };
-        self.try_resizable(vm)?.elements.extend(items);
+        let mut resizable = self.try_resizable(vm)?;
+        resizable
+            .elements
+            .try_reserve(items.len())
+            .map_err(|_| vm.no_memory_error())?;
+        resizable.elements.extend(items);
         Ok(())
     }
 
@@ -447,23 +455,31 @@ impl Py<PyByteArray> {
     }
 
     #[pymethod]
-    fn lower(&self) -> PyByteArray {
-        self.inner().lower().into()
+    fn lower(&self, vm: &VirtualMachine) -> PyResult<PyByteArray> {
+        // toolplane: the copy is allocated infallibly; a refusal aborted the process.
+        vm.check_allocation(self.inner().len())?;
+        Ok(self.inner().lower().into())
     }
 
     #[pymethod]
-    fn upper(&self) -> PyByteArray {
-        self.inner().upper().into()
+    fn upper(&self, vm: &VirtualMachine) -> PyResult<PyByteArray> {
+        // toolplane: the copy is allocated infallibly; a refusal aborted the process.
+        vm.check_allocation(self.inner().len())?;
+        Ok(self.inner().upper().into())
     }
 
     #[pymethod]
-    fn capitalize(&self) -> PyByteArray {
-        self.inner().capitalize().into()
+    fn capitalize(&self, vm: &VirtualMachine) -> PyResult<PyByteArray> {
+        // toolplane: the copy is allocated infallibly; a refusal aborted the process.
+        vm.check_allocation(self.inner().len())?;
+        Ok(self.inner().capitalize().into())
     }
 
     #[pymethod]
-    fn swapcase(&self) -> PyByteArray {
-        self.inner().swapcase().into()
+    fn swapcase(&self, vm: &VirtualMachine) -> PyResult<PyByteArray> {
+        // toolplane: the copy is allocated infallibly; a refusal aborted the process.
+        vm.check_allocation(self.inner().len())?;
+        Ok(self.inner().swapcase().into())
     }
 
     #[pymethod]
@@ -696,8 +712,10 @@ impl Py<PyByteArray> {
     }
 
     #[pymethod]
-    fn title(&self) -> PyByteArray {
-        self.inner().title().into()
+    fn title(&self, vm: &VirtualMachine) -> PyResult<PyByteArray> {
+        // toolplane: the copy is allocated infallibly; a refusal aborted the process.
+        vm.check_allocation(self.inner().len())?;
+        Ok(self.inner().title().into())
     }
 
     #[pymethod]

@@ -354,23 +354,31 @@ impl Py<PyBytes> {
     }
 
     #[pymethod]
-    fn lower(&self) -> PyBytes {
-        self.inner.lower().into()
+    fn lower(&self, vm: &VirtualMachine) -> PyResult<PyBytes> {
+        // toolplane: the copy is allocated infallibly; a refusal aborted the process.
+        vm.check_allocation(self.inner.len())?;
+        Ok(self.inner.lower().into())
     }
 
     #[pymethod]
-    fn upper(&self) -> PyBytes {
-        self.inner.upper().into()
+    fn upper(&self, vm: &VirtualMachine) -> PyResult<PyBytes> {
+        // toolplane: the copy is allocated infallibly; a refusal aborted the process.
+        vm.check_allocation(self.inner.len())?;
+        Ok(self.inner.upper().into())
     }
 
     #[pymethod]
-    fn capitalize(&self) -> PyBytes {
-        self.inner.capitalize().into()
+    fn capitalize(&self, vm: &VirtualMachine) -> PyResult<PyBytes> {
+        // toolplane: the copy is allocated infallibly; a refusal aborted the process.
+        vm.check_allocation(self.inner.len())?;
+        Ok(self.inner.capitalize().into())
     }
 
     #[pymethod]
-    fn swapcase(&self) -> PyBytes {
-        self.inner.swapcase().into()
+    fn swapcase(&self, vm: &VirtualMachine) -> PyResult<PyBytes> {
+        // toolplane: the copy is allocated infallibly; a refusal aborted the process.
+        vm.check_allocation(self.inner.len())?;
+        Ok(self.inner.swapcase().into())
     }
 
     #[pymethod]
@@ -583,8 +591,10 @@ impl Py<PyBytes> {
     }
 
     #[pymethod]
-    fn title(&self) -> PyBytes {
-        self.inner.title().into()
+    fn title(&self, vm: &VirtualMachine) -> PyResult<PyBytes> {
+        // toolplane: the copy is allocated infallibly; a refusal aborted the process.
+        vm.check_allocation(self.inner.len())?;
+        Ok(self.inner.title().into())
     }
 
     #[pymethod]

@@ -27,7 +27,7 @@ use core::cell::Cell;
 use core::ptr::NonNull;
 use rustpython_common::atomic::{Ordering, PyAtomic, Radium};
 use rustpython_common::lock::PyMutex;
-use rustpython_common::wtf8::Wtf8Buf;
+use rustpython_common::wtf8::{Wtf8, Wtf8Buf};
 
 pub(crate) type DictContentType = dict_inner::Dict;
 
@@ -742,18 +742,19 @@ impl Representable for PyDict {
     #[inline]
     fn repr(zelf: &Py<Self>, vm: &VirtualMachine) -> PyResult<PyStrRef> {
         let s = if let Some(_guard) = ReprGuard::enter(vm, zelf.as_object()) {
+            // toolplane: the text grows fallibly; a refusal aborted the process.
             let mut result = Wtf8Buf::from("{");
             let mut first = true;
             for (key, value) in zelf {
                 if !first {
-                    result.push_str(", ");
+                    vm.push_wtf8_fallibly(&mut result, Wtf8::new(", "))?;
                 }
                 first = false;
-                result.push_wtf8(key.repr(vm)?.as_wtf8());
-                result.push_str(": ");
-                result.push_wtf8(value.repr(vm)?.as_wtf8());
+                vm.push_wtf8_fallibly(&mut result, key.repr(vm)?.as_wtf8())?;
+                vm.push_wtf8_fallibly(&mut result, Wtf8::new(": "))?;
+                vm.push_wtf8_fallibly(&mut result, value.repr(vm)?.as_wtf8())?;
             }
-            result.push_char('}');
+            vm.push_wtf8_fallibly(&mut result, Wtf8::new("}"))?;
             vm.ctx.new_str(result)
         } else {
             vm.ctx.intern_str("{...}").to_owned()

@@ -668,6 +668,9 @@ impl Py<PyInt> {
             Sign::NoSign => return Ok(vm.new_zeroed_bytes(byte_len)?.into()),
             _ => {}
         }
+        // toolplane: the int's own bytes and the result are made infallibly, side by side; a
+        // refusal aborted the process.
+        vm.check_allocation(byte_len.saturating_add((value.bits() / 8) as usize))?;
 
         let mut origin_bytes = match (args.byteorder, signed) {
             (ArgByteOrder::Big, true) => value.to_signed_bytes_be(),

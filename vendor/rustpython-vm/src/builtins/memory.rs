@@ -994,6 +994,8 @@ impl Py<PyMemoryView> {
             },
         };
 
+        // toolplane: the copy grows infallibly; a refusal aborted the process.
+        vm.check_allocation(self.desc.len)?;
         let mut v = vec![];
         // 'A' asks for the memory as it is laid out, which is what appending a
         // contiguous view does. Only a Fortran walk of a view that is not
@@ -1025,6 +1027,9 @@ impl Py<PyMemoryView> {
                 vm,
             );
         }
+        // toolplane: the list's items are collected infallibly; a refusal aborted the process.
+        let items = self.desc.len / self.format_spec.size().max(1);
+        vm.check_allocation(items.saturating_mul(core::mem::size_of::<PyObjectRef>()))?;
         self._to_list(&bytes, self.desc.offset, 0, vm)
             .map(Into::into)
     }
@@ -1044,6 +1049,9 @@ impl Py<PyMemoryView> {
         // being written out. memoryview_hex_impl
         let (sep, bytes_per_sep) = self.while_exported(|| options.resolve(vm))?;
         self.try_not_released(vm)?;
+        // toolplane: the hex text is allocated infallibly; a refusal aborted the process.
+        let separators = sep.map_or(0, |_| self.desc.len / bytes_per_sep.unsigned_abs().max(1));
+        vm.check_allocation(self.desc.len.saturating_mul(2).saturating_add(separators))?;
         Ok(self.contiguous_or_collect(|x| bytes_to_hex(x, sep, bytes_per_sep)))
     }
 

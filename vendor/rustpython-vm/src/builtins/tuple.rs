@@ -649,7 +649,10 @@ impl Representable for PyTuple {
             vm.ctx.intern_str("()").to_owned()
         } else if let Some(_guard) = ReprGuard::enter(vm, zelf.as_object()) {
             let s = if zelf.as_slice().len() == 1 {
-                wtf8_concat!("(", zelf.as_slice()[0].repr(vm)?.as_wtf8(), ",)")
+                let item = zelf.as_slice()[0].repr(vm)?;
+                // toolplane: the text is allocated infallibly; a refusal aborted the process.
+                vm.check_allocation(item.byte_len().saturating_add(3))?;
+                wtf8_concat!("(", item.as_wtf8(), ",)")
             } else {
                 collection_repr(
                     None,
