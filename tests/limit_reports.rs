@@ -259,6 +259,18 @@ fn growth_inside_the_vm_is_a_memory_error_not_an_abort() {
             serde_json::json!([32, 2000002, 2000000, 1000, "acacab"]),
             "{isolation:?}"
         );
+        // A text's precision only truncates: it asks for nothing (session 37's width check briefly
+        // counted it, and refused this under the limit).
+        assert_eq!(
+            ok(rt
+                .execute(
+                    "return '%.1000000000s' % 'abc' + '%.1000000000r' % 'q'",
+                    None
+                )
+                .unwrap()),
+            "abc'q'",
+            "{isolation:?}"
+        );
         // The repr of a string reserves its two quotes too: it no longer doubles its buffer for
         // the closing one, so a 100 MB string's repr fits beside it.
         assert_eq!(

@@ -57,16 +57,19 @@ fn format_decimal_object(
 
 /// toolplane: refuses, as a `MemoryError`, a spec whose width or precision asks for more text than
 /// memory holds: the formatters pad and extend their text infallibly, which aborts the process when
-/// the allocator refuses (`'%400000000s' % x`). A precision that only truncates is checked too: it is
-/// a size the snippet wrote, and a refusal at that size would refuse the padding alike.
+/// the allocator refuses (`'%400000000s' % x`). A number's precision adds digits and counts; a
+/// text's only truncates (`'%.1000000000s' % 'abc'` is `'abc'`) and does not.
 fn check_spec_size(spec: &CFormatSpec, vm: &VirtualMachine) -> PyResult<()> {
     let amount = |quantity: &CFormatQuantity| match quantity {
         CFormatQuantity::Amount(n) => *n,
         CFormatQuantity::FromValuesTuple => 0,
     };
     let width = spec.min_field_width.as_ref().map_or(0, amount);
-    let precision = match &spec.precision {
-        Some(CFormatPrecision::Quantity(quantity)) => amount(quantity),
+    let precision = match (&spec.format_type, &spec.precision) {
+        (
+            CFormatType::Number(_) | CFormatType::Float(_),
+            Some(CFormatPrecision::Quantity(quantity)),
+        ) => amount(quantity),
         _ => 0,
     };
     // A float in fixed notation adds at most its 309 integer digits and a sign to the precision.
