@@ -232,7 +232,7 @@ pub mod array {
                                 let ptr_len = b.len() / core::mem::size_of::<$t>();
                                 let slice = unsafe { core::slice::from_raw_parts(ptr, ptr_len) };
                                 // toolplane: reserved fallibly; a refusal aborted the process.
-                                v.try_reserve(ptr_len).map_err(|_| vm.no_memory_error())?;
+                                vm.reserve_fallibly(v, ptr_len)?;
                                 v.extend_from_slice(slice);
                             }
                         })*
@@ -413,7 +413,7 @@ pub mod array {
                     match self {
                         $(ArrayContentType::$n(v) => if let ArrayContentType::$n(other) = other {
                             // toolplane: reserved fallibly; a refusal aborted the process.
-                            v.try_reserve(other.len()).map_err(|_| vm.no_memory_error())?;
+                            vm.reserve_fallibly(v, other.len())?;
                             v.extend(other);
                             Ok(())
                         } else {

@@ -52,9 +52,8 @@ mod decl {
         };
         let bytes_per_sep = bytes_per_sep.unwrap_or(1);
         data.with_ref(|bytes| {
-            // toolplane: the hex text is allocated infallibly; a refusal aborted the process.
-            let separators = sep.map_or(0, |_| bytes.len() / bytes_per_sep.unsigned_abs().max(1));
-            vm.check_allocation(bytes.len().saturating_mul(2).saturating_add(separators))?;
+            // toolplane: a refusal in the infallible hex text aborted the process.
+            vm.check_hex_allocation(bytes.len(), sep, bytes_per_sep)?;
             Ok(binascii::hexlify(bytes, sep, bytes_per_sep))
         })
     }

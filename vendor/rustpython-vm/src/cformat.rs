@@ -72,8 +72,7 @@ fn check_spec_size(spec: &CFormatSpec, vm: &VirtualMachine) -> PyResult<()> {
         ) => amount(quantity),
         _ => 0,
     };
-    // A float in fixed notation adds at most its 309 integer digits and a sign to the precision.
-    vm.check_allocation(width.max(precision).saturating_add(512))
+    crate::format::check_formatted_size(width.max(precision), vm)
 }
 
 fn spec_format_bytes(

@@ -209,15 +209,14 @@ pub(crate) fn check_spec_size(spec: &str, vm: &VirtualMachine) -> PyResult<()> {
         .filter_map(|digits| digits.parse::<usize>().ok())
         .max()
         .unwrap_or(0);
-    // A float in fixed notation adds at most its 309 integer digits and a sign to the precision.
-    if largest > 1 << 20
-        && Vec::<u8>::new()
-            .try_reserve_exact(largest.saturating_add(512))
-            .is_err()
-    {
-        return Err(vm.no_memory_error());
-    }
-    Ok(())
+    check_formatted_size(largest, vm)
+}
+
+/// toolplane: a `MemoryError` now if a formatted text `largest` wide or precise could not be
+/// allocated: a float in fixed notation adds at most its 309 integer digits and a sign to the
+/// precision. Shared with `%`-formatting (`cformat.rs`).
+pub(crate) fn check_formatted_size(largest: usize, vm: &VirtualMachine) -> PyResult<()> {
+    vm.check_allocation(largest.saturating_add(512))
 }
 
 pub(crate) fn format(

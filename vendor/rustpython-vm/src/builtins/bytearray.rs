@@ -348,10 +348,7 @@ impl Py<PyByteArray> {
             None => bytearray_extend_from_object(vm, &iterable_of_ints)?,
         };
         let mut resizable = self.try_resizable(vm)?;
-        resizable
-            .elements
-            .try_reserve(items.len())
-            .map_err(|_| vm.no_memory_error())?;
+        vm.reserve_fallibly(&mut resizable.elements, items.len())?;
         resizable.elements.extend(items);
         Ok(())
     }

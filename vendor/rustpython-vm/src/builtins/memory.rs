@@ -1049,9 +1049,8 @@ impl Py<PyMemoryView> {
         // being written out. memoryview_hex_impl
         let (sep, bytes_per_sep) = self.while_exported(|| options.resolve(vm))?;
         self.try_not_released(vm)?;
-        // toolplane: the hex text is allocated infallibly; a refusal aborted the process.
-        let separators = sep.map_or(0, |_| self.desc.len / bytes_per_sep.unsigned_abs().max(1));
-        vm.check_allocation(self.desc.len.saturating_mul(2).saturating_add(separators))?;
+        // toolplane: a refusal in the infallible hex text aborted the process.
+        vm.check_hex_allocation(self.desc.len, sep, bytes_per_sep)?;
         Ok(self.contiguous_or_collect(|x| bytes_to_hex(x, sep, bytes_per_sep)))
     }
 

@@ -385,7 +385,7 @@ mod _io {
             let end = (self.cursor.position() as usize).saturating_add(len);
             let buffer = self.cursor.get_mut();
             if let Some(more) = end.checked_sub(buffer.len()) {
-                buffer.try_reserve(more).map_err(|_| vm.no_memory_error())?;
+                vm.reserve_fallibly(buffer, more)?;
             }
             Ok(())
         }

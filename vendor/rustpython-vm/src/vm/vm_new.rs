@@ -1153,10 +1153,18 @@ impl VirtualMachine {
     /// reaches that).
     pub fn push_fallibly<T>(&self, items: &mut Vec<T>, item: T) -> PyResult<()> {
         if items.len() == items.capacity() {
-            items.try_reserve(1).map_err(|_| self.no_memory_error())?;
+            self.reserve_fallibly(items, 1)?;
         }
         items.push(item);
         Ok(())
+    }
+
+    /// Makes room in `items` for `additional` more (amortized, as `Vec::reserve`), fallibly: a
+    /// refusal is a `MemoryError`, where the vector's own growth would abort the process.
+    pub fn reserve_fallibly<T>(&self, items: &mut Vec<T>, additional: usize) -> PyResult<()> {
+        items
+            .try_reserve(additional)
+            .map_err(|_| self.no_memory_error())
     }
 
     /// An empty vector with room for `len` items, taken fallibly: a refusal is a `MemoryError`,
@@ -1181,9 +1189,7 @@ impl VirtualMachine {
     /// Appends `part` to `bytes`, growing it fallibly: a refusal is a `MemoryError`, where `extend`
     /// would abort the process.
     pub fn extend_bytes_fallibly(&self, bytes: &mut Vec<u8>, part: &[u8]) -> PyResult<()> {
-        bytes
-            .try_reserve(part.len())
-            .map_err(|_| self.no_memory_error())?;
+        self.reserve_fallibly(bytes, part.len())?;
         bytes.extend_from_slice(part);
         Ok(())
     }
@@ -1201,8 +1207,29 @@ impl VirtualMachine {
     /// A `MemoryError` now if `bytes` could not be allocated, for code about to allocate that
     /// many infallibly (a refusal there aborts the process): the allocator is asked for the block
     /// and it is given back at once. Requests of a mebibyte or less are not asked about.
+    #[inline]
     pub fn check_allocation(&self, bytes: usize) -> PyResult<()> {
-        if bytes > 1 << 20 && Vec::<u8>::new().try_reserve_exact(bytes).is_err() {
+        if bytes > 1 << 20 {
+            return self.probe_allocation(bytes);
+        }
+        Ok(())
+    }
+
+    /// [`Self::check_allocation`] for the hex text of `len` bytes: two digits a byte, and a
+    /// separator every `bytes_per_sep` when there is one.
+    pub fn check_hex_allocation(
+        &self,
+        len: usize,
+        sep: Option<u8>,
+        bytes_per_sep: isize,
+    ) -> PyResult<()> {
+        let separators = sep.map_or(0, |_| len / bytes_per_sep.unsigned_abs().max(1));
+        self.check_allocation(len.saturating_mul(2).saturating_add(separators))
+    }
+
+    #[cold]
+    fn probe_allocation(&self, bytes: usize) -> PyResult<()> {
+        if Vec::<u8>::new().try_reserve_exact(bytes).is_err() {
             return Err(self.no_memory_error());
         }
         Ok(())
