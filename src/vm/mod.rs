@@ -1455,4 +1455,60 @@ seen = [g() for _ in range(100) for g in (make(1), a, b, c, make(4, 1))]
             assert_eq!(seen, [1, 1, 7, 10, 5].repeat(100));
         });
     }
+
+    /// Calls that reach a function by the general path (a first call, `map`, `f(*args)`) run its frame
+    /// on the data stack under the trampoline: callers, tracebacks, the recursion limit and a tracer's
+    /// events are what CPython 3.11 gives for the same module.
+    #[test]
+    fn calls_by_the_general_path_keep_callers_tracebacks_and_trace_events() {
+        let source = r#"import sys
+def caller_name():
+    return sys._getframe(1).f_code.co_name
+def via_star(*args):
+    return (args, caller_name())
+def exact(a, b):
+    return (a, b, caller_name(), sys._getframe(1).f_code.co_name)
+def boom(a, b):
+    raise ValueError(a + b)
+def relay(*args):
+    return boom(*args)
+def names(tb):
+    out = []
+    while tb is not None:
+        out.append(tb.tb_frame.f_code.co_name)
+        tb = tb.tb_next
+    return out
+first = exact(1, 2)
+mapped = list(map(exact, [1, 2], [3, 4]))
+star = [via_star(), via_star(7, 8), exact(*(5, 6)), exact(*[5], **{'b': 6})]
+try:
+    relay(1, 2)
+except ValueError as e:
+    raised = (str(e), names(e.__traceback__))
+def deep(n):
+    return deep(n + 1)
+try:
+    list(map(deep, [0]))
+    recursion = 'none'
+except RecursionError:
+    recursion = 'RecursionError'
+events = []
+def tracer(frame, event, arg):
+    if event in ('call', 'return'):
+        events.append((event, frame.f_code.co_name))
+    return tracer
+sys.settrace(tracer)
+exact(*(1, 2))
+list(map(via_star, [1]))
+sys.settrace(None)
+result = repr((first, mapped, star, raised, recursion, events))
+"#;
+        with_module(source, |vm, scope| {
+            let result: String = global(vm, scope, "result");
+            assert_eq!(
+                result,
+                "((1, 2, 'exact', '<module>'), [(1, 3, 'exact', '<module>'), (2, 4, 'exact', '<module>')], [((), 'via_star'), ((7, 8), 'via_star'), (5, 6, 'exact', '<module>'), (5, 6, 'exact', '<module>')], ('3', ['<module>', 'relay', 'boom']), 'RecursionError', [('call', 'exact'), ('call', 'caller_name'), ('return', 'caller_name'), ('return', 'exact'), ('call', 'via_star'), ('call', 'caller_name'), ('return', 'caller_name'), ('return', 'via_star')])"
+            );
+        });
+    }
 }

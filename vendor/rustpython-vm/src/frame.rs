@@ -9196,7 +9196,15 @@ impl ExecutingFrame<'_> {
             args
         };
 
-        let value = callable.call(final_args, vm)?;
+        // With no keywords, through the callable's vectorcall slot, as `CALL`
+        // makes the call: a plain Python function then binds `f(*args)` the
+        // way it binds `f(a, b)`, without building and re-reading a `FuncArgs`.
+        let value = if final_args.kwargs.is_empty() {
+            let nargs = final_args.args.len();
+            callable.vectorcall(final_args.args, nargs, None, vm)?
+        } else {
+            callable.call(final_args, vm)?
+        };
         self.push_value(value);
         Ok(None)
     }

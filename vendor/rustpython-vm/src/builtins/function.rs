@@ -1740,6 +1740,25 @@ fn try_reorder_simple_kwargs(
     Ok(args)
 }
 
+/// Run a plain function whose parameters `args` fills exactly, in order.
+///
+/// Untraced, the frame lives on the data stack and runs under the
+/// trampoline (`run_frame_fast`), as a specialized call's frame does, so the
+/// calls it makes are flattened too. A call that reaches a function through
+/// the generic path (its first calls, a call from native code such as
+/// `sorted(key=...)` or `map`, a callback) would otherwise run its whole body
+/// in a heap frame that makes every one of its own calls recursively. A
+/// tracer needs a frame object, so a traced call still gets one.
+fn run_exact_args(zelf: &Py<PyFunction>, args: Vec<PyObjectRef>, vm: &VirtualMachine) -> PyResult {
+    if vm.use_tracing.get() {
+        let frame = zelf.prepare_exact_args_frame(args.into_iter(), vm);
+        let result = vm.run_frame(frame.clone());
+        crate::frame::release_datastack_frame(&frame, vm);
+        return result;
+    }
+    zelf.invoke_prepared_exact_args(args.into_iter(), vm)
+}
+
 /// Vectorcall implementation for PyFunction (PEP 590).
 /// Takes owned args to avoid cloning when filling fastlocals.
 pub(crate) fn vectorcall_function(
@@ -1790,11 +1809,7 @@ pub(crate) fn vectorcall_function(
         // FAST PATH: simple positional-only call, exact arg count.
         // Move owned args directly into fastlocals — no clone needed.
         args.truncate(nargs);
-        let frame = zelf.prepare_exact_args_frame(args.into_iter(), vm);
-
-        let result = vm.run_frame(frame.clone());
-        crate::frame::release_datastack_frame(&frame, vm);
-        return result;
+        return run_exact_args(zelf, args, vm);
     }
 
     if has_kwargs
@@ -1807,12 +1822,7 @@ pub(crate) fn vectorcall_function(
         // order with no IndexMap/Wtf8Buf allocation; any mismatch falls
         // through to the slow path below with `args` untouched.
         match try_reorder_simple_kwargs(code, args, nargs, kwnames) {
-            Ok(ordered) => {
-                let frame = zelf.prepare_exact_args_frame(ordered.into_iter(), vm);
-                let result = vm.run_frame(frame.clone());
-                crate::frame::release_datastack_frame(&frame, vm);
-                return result;
-            }
+            Ok(ordered) => return run_exact_args(zelf, ordered, vm),
             Err(restored) => {
                 args = restored;
             }
