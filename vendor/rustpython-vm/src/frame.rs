@@ -1049,23 +1049,53 @@ impl InterpreterFrame {
         closure: &[PyCellRef],
         owner: FrameOwner,
     ) -> Self {
-        let mut localsplus = localsplus;
-        let nlocalsplus = code.localspluskinds.len();
+        // SAFETY: as for `new` itself.
+        let mut frame = unsafe {
+            Self::new_without_free_vars(
+                code, globals, builtins, func_obj, localsplus, locals, owner,
+            )
+        };
+        frame.copy_closure_cells(closure);
+        frame
+    }
 
-        // Pre-copy closure cells into free var slots so that locals() works
-        // even before COPY_FREE_VARS runs (e.g. coroutine before first send).
-        // COPY_FREE_VARS will overwrite these on first execution.
-        {
-            let nfrees = code.freevars.len();
-            if nfrees > 0 {
-                let freevar_start = nlocalsplus - nfrees;
-                let fastlocals = localsplus.fastlocals_mut();
-                for (i, cell) in closure.iter().enumerate() {
-                    fastlocals[freevar_start + i] = Some(cell.clone().into());
-                }
+    /// Pre-copy closure cells into the free variable slots, so that
+    /// `locals()` works even before `COPY_FREE_VARS` runs (a coroutine before
+    /// its first send). `COPY_FREE_VARS` overwrites them on first execution.
+    #[inline(always)]
+    fn copy_closure_cells(&mut self, closure: &[PyCellRef]) {
+        // SAFETY: `code` was set from a live reference the frame's creator
+        // keeps alive for the frame's lifetime.
+        let code = unsafe { &*self.code };
+        let nfrees = code.freevars.len();
+        if nfrees > 0 {
+            let freevar_start = code.localspluskinds.len() - nfrees;
+            let fastlocals = self.localsplus.fastlocals_mut();
+            for (i, cell) in closure.iter().enumerate() {
+                fastlocals[freevar_start + i] = Some(cell.clone().into());
             }
         }
+    }
 
+    /// [`Self::new`] without the closure cells: the caller copies them in
+    /// with [`Self::copy_closure_cells`] once the frame is where it will
+    /// live. Taking `&mut` of the `LocalsPlus` argument to copy them first
+    /// kept it in memory, and the frame's write then re-read it with wide
+    /// loads over the narrow stores just made, which the store buffer cannot
+    /// forward (a stall on every call).
+    ///
+    /// # Safety
+    /// As for [`Self::new`].
+    #[inline(always)]
+    unsafe fn new_without_free_vars(
+        code: &Py<PyCode>,
+        globals: &Py<PyDict>,
+        builtins: &PyObject,
+        func_obj: Option<&PyObject>,
+        localsplus: LocalsPlus,
+        locals: FrameLocals,
+        owner: FrameOwner,
+    ) -> Self {
         // For generators/coroutines, initialize prev_line to the def line
         // so that preamble instructions (RETURN_GENERATOR, POP_TOP) don't
         // fire spurious LINE events.
@@ -1164,19 +1194,20 @@ impl InterpreterFrame {
             // of a fresh allocation sized and aligned for the frame.
             core::ptr::write(
                 iframe_ptr,
-                Self::new(
+                Self::new_without_free_vars(
                     code,
                     globals,
                     builtins,
                     func_obj,
                     localsplus,
                     locals,
-                    closure,
                     FrameOwner::Thread,
                 ),
             );
-            (*iframe_ptr).datastack_base = base;
-            &mut *iframe_ptr
+            let frame = &mut *iframe_ptr;
+            frame.datastack_base = base;
+            frame.copy_closure_cells(closure);
+            frame
         }
     }
 
