@@ -663,19 +663,32 @@ fn the_time_limit_ends_endless_runs_of_every_shape() {
 
 #[test]
 fn recursion_is_a_python_error_never_a_crash() {
+    // Direct recursion, and recursion whose calls go by the general path (a callback under `map` or
+    // `sorted`, `f(*args)`), with the default limit and with a limit the stack could never hold.
+    let recursions = [
+        "def f(n):\n    return f(n + 1)\nf(0)",
+        "def f(n):\n    return f(n + 1)\nlist(map(f, [0]))",
+        "def f(*a):\n    return f(*a)\nf(1, 2)",
+        "def f(n):\n    return f(n + 1)\nsorted([1, 2], key=f)",
+    ];
+    for isolation in common::isolations() {
+        let rt = Toolplane::new(common::config_for(isolation)).unwrap();
+        for code in recursions {
+            for prelude in ["", "import sys\nsys.setrecursionlimit(10**6)\n"] {
+                assert_eq!(
+                    error(&run(&rt, &format!("{prelude}{code}"))).0,
+                    "RecursionError",
+                    "{isolation:?}: {prelude}{code}"
+                );
+            }
+        }
+        assert_eq!(
+            value(&run(&rt, "return 'alive'")),
+            json!("alive"),
+            "{isolation:?}"
+        );
+    }
     let rt = Toolplane::new(Config::default()).unwrap();
-    assert_eq!(
-        error(&run(&rt, "def f(n):\n    return f(n + 1)\nf(0)")).0,
-        "RecursionError"
-    );
-    assert_eq!(
-        error(&run(
-            &rt,
-            "import sys\nsys.setrecursionlimit(10**6)\ndef f(n):\n    return f(n + 1)\nf(0)"
-        ))
-        .0,
-        "RecursionError"
-    );
     assert_eq!(
         error(&run(&rt, "x = eval('(' * 100000 + ')' * 100000)")).0,
         "SyntaxError"
