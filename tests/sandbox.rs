@@ -671,8 +671,7 @@ fn recursion_is_a_python_error_never_a_crash() {
         "def f(*a):\n    return f(*a)\nf(1, 2)",
         "def f(n):\n    return f(n + 1)\nsorted([1, 2], key=f)",
     ];
-    for isolation in common::isolations() {
-        let rt = Toolplane::new(common::config_for(isolation)).unwrap();
+    for (isolation, rt) in common::runtimes() {
         for code in recursions {
             for prelude in ["", "import sys\nsys.setrecursionlimit(10**6)\n"] {
                 assert_eq!(
@@ -743,8 +742,7 @@ fn unawaited_calls_in_values_and_output_are_reported() {
 /// after the run ended; they must not be read as the start of the next run's messages.
 #[test]
 fn late_replies_do_not_disturb_the_next_run() {
-    for isolation in common::isolations() {
-        let rt = Toolplane::new(common::config_for(isolation)).unwrap();
+    for (isolation, rt) in common::runtimes() {
         let session = rt.session();
         let saved = session
             .execute(
@@ -999,8 +997,7 @@ fn the_allowed_modules_load_what_they_need() {
                 b'\\x80'.decode('cp1251'), codecs.lookup('koi8_r').name, \
                 inspect.signature(lambda a, b=1: 0).parameters['b'].default, \
                 str(decimal.Decimal('1.10') + 1), logging.getLogger('x').name]";
-    for isolation in common::isolations() {
-        let rt = Toolplane::new(common::config_for(isolation)).unwrap();
+    for (isolation, rt) in common::runtimes() {
         assert_eq!(
             value(&run(&rt, code)),
             json!([3, 2021, {"a": [1, 2]}, "\u{402}", "koi8-r", 1, "2.10", "x"]),
@@ -1059,8 +1056,7 @@ fn inputs_and_json_values_keep_every_digit() {
     let serde_json::Value::Object(inputs) = inputs else {
         unreachable!()
     };
-    for isolation in common::isolations() {
-        let rt = Toolplane::new(common::config_for(isolation)).unwrap();
+    for (isolation, rt) in common::runtimes() {
         let result = rt
             .execute(
                 "return [big == 2**70, neg == -2**100, type(big).__name__, f, inf == float('inf'), big + 1]",
@@ -1102,8 +1098,7 @@ fn future_imports_at_the_top_of_a_snippet_apply_to_it() {
                 def f(x: Undefined) -> list[Nowhere]:\n    return x\n\
                 return f(1), f.__annotations__";
     let expected = json!([1, {"x": "Undefined", "return": "list[Nowhere]"}]);
-    for isolation in common::isolations() {
-        let rt = Toolplane::new(common::config_for(isolation)).unwrap();
+    for (isolation, rt) in common::runtimes() {
         assert_eq!(value(&run(&rt, code)), expected, "{isolation:?}");
         let session = rt.session();
         let in_session = session.execute(code, None).unwrap();
@@ -1162,8 +1157,7 @@ fn containers_changed_while_they_are_written_stay_sound() {
         loaded = await load_result(await save_result(meta))\n\
         rows = [date(2024, 1, 2), 1, 'two', [3]]\n\
         return [saved, loaded, rows, json.loads(json.dumps([1, 2.5]))]";
-    for isolation in common::isolations() {
-        let rt = Toolplane::new(common::config_for(isolation)).unwrap();
+    for (isolation, rt) in common::runtimes() {
         let r = run(&rt, code);
         // The list ends where it was cleared; the dict shows the entry added on the way; the
         // return value is written while `rows` is cleared again.
@@ -1230,8 +1224,7 @@ fn locals_whose_freeing_runs_code_are_freed_inside_the_run() {
         "def gen():\n    try:\n        yield 1\n    finally:\n        print('freed')\nit = gen()\nnext(it)\nreturn 1",
         "class Noisy:\n    def __del__(self):\n        print('freed')\nkept = ({'a': [1, 2.5, 'x', None, b'y', (True, Noisy())]},)\nreturn 1",
     ];
-    for isolation in common::isolations() {
-        let rt = Toolplane::new(common::config_for(isolation)).unwrap();
+    for (isolation, rt) in common::runtimes() {
         for snippet in snippets {
             let result = run(&rt, snippet);
             assert_eq!(

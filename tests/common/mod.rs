@@ -23,6 +23,16 @@ pub fn config_for(isolation: Isolation) -> Config {
     config
 }
 
+/// A runtime for each engine in [`isolations`], each built when the loop reaches it (and dropped
+/// before the next), with [`config_for`]'s config.
+pub fn runtimes() -> impl Iterator<Item = (Isolation, toolplane::Toolplane)> {
+    isolations().into_iter().map(|isolation| {
+        let rt =
+            toolplane::Toolplane::new(config_for(isolation)).expect("a runtime from the defaults");
+        (isolation, rt)
+    })
+}
+
 /// The value of a run that must succeed.
 pub fn ok(result: ExecutionResult) -> Value {
     assert!(
