@@ -1805,6 +1805,59 @@ unsafe impl Traverse for FrameObject {
     }
 }
 
+/// `PyResult<ExecutionResult>` as a kind and a pointer, the shape the Rust
+/// ABI returns in two registers.
+///
+/// The enum itself is returned through memory, written as two 8-byte stores,
+/// and its callers move it on with one 16-byte copy: a load the store buffer
+/// cannot forward from two narrower stores, so every frame run (each Python
+/// call the trampoline makes, each generator resume) stalled on it. Made and
+/// taken apart only at the dispatch loop's own boundary, so the references it
+/// carries never outlive the two inlined conversions.
+struct RunOutcome {
+    kind: usize,
+    obj: *mut PyObject,
+}
+
+impl RunOutcome {
+    const RETURN: usize = 0;
+    const YIELD: usize = 1;
+    const TAIL_CALL: usize = 2;
+    const GEN_RESUME: usize = 3;
+    const RAISE: usize = 4;
+
+    #[inline(always)]
+    fn from_result(result: PyResult<ExecutionResult>) -> Self {
+        let (kind, obj) = match result {
+            Ok(ExecutionResult::Return(obj)) => (Self::RETURN, obj.into_raw().as_ptr()),
+            Ok(ExecutionResult::Yield(obj)) => (Self::YIELD, obj.into_raw().as_ptr()),
+            Ok(ExecutionResult::TailCall) => (Self::TAIL_CALL, core::ptr::null_mut()),
+            Ok(ExecutionResult::GenResume) => (Self::GEN_RESUME, core::ptr::null_mut()),
+            Err(exc) => (
+                Self::RAISE,
+                PyRef::leak(exc) as *const Py<PyBaseException> as *mut PyObject,
+            ),
+        };
+        Self { kind, obj }
+    }
+
+    #[inline(always)]
+    fn into_result(self) -> PyResult<ExecutionResult> {
+        // SAFETY: `from_result` made `self`, giving up the owned reference
+        // `obj` holds for the kind it recorded; it is taken back exactly once.
+        unsafe {
+            let owned = || PyObjectRef::from_raw(NonNull::new_unchecked(self.obj));
+            match self.kind {
+                Self::RETURN => Ok(ExecutionResult::Return(owned())),
+                Self::YIELD => Ok(ExecutionResult::Yield(owned())),
+                Self::TAIL_CALL => Ok(ExecutionResult::TailCall),
+                Self::GEN_RESUME => Ok(ExecutionResult::GenResume),
+                _ => Err(PyRef::from_raw(self.obj as *const Py<PyBaseException>)),
+            }
+        }
+    }
+}
+
 // Running a frame can result in one of the below:
 pub enum ExecutionResult {
     Return(PyObjectRef),
@@ -3867,7 +3920,22 @@ impl ExecutingFrame<'_> {
         }
     }
 
+    /// Run the frame until it returns, yields, raises, or leaves a call or a
+    /// generator resume to the trampoline.
+    #[inline(always)]
     fn run(&mut self, vm: &VirtualMachine) -> PyResult<ExecutionResult> {
+        self.run_outcome(vm).into_result()
+    }
+
+    /// The dispatch loop, its outcome returned as two machine words
+    /// ([`RunOutcome`]) rather than through memory.
+    #[inline(never)]
+    fn run_outcome(&mut self, vm: &VirtualMachine) -> RunOutcome {
+        RunOutcome::from_result(self.run_loop(vm))
+    }
+
+    #[inline(always)]
+    fn run_loop(&mut self, vm: &VirtualMachine) -> PyResult<ExecutionResult> {
         flame_guard!(format!(
             "FrameObject::run({obj_name})",
             obj_name = self.code.obj_name
