@@ -1511,4 +1511,90 @@ result = repr((first, mapped, star, raised, recursion, events))
             );
         });
     }
+
+    /// A generator resumed from native code (`next`, `sum`, `list`, `str.join`, `send`) runs as CPython
+    /// 3.11 runs it: its return value, the end, re-entry, PEP 479, its own handled exception kept apart
+    /// from its caller's, `yield from`, a fresh generator refusing a value, and `gi_running`.
+    #[test]
+    fn generators_resumed_from_native_code_behave_as_cpython() {
+        let source = r#"import sys
+def count(n):
+    for i in range(n):
+        yield i
+    return 'done'
+g = count(3)
+steps = [next(g), next(g), next(g)]
+try:
+    next(g)
+    stop = None
+except StopIteration as e:
+    stop = e.value
+after_end = next(g, 'exhausted')
+def selfish():
+    yield next(me)
+me = selfish()
+try:
+    next(me)
+    reentry = None
+except ValueError as e:
+    reentry = str(e)
+def leaks():
+    yield 1
+    raise StopIteration('inner')
+try:
+    list(leaks())
+    pep479 = None
+except RuntimeError as e:
+    pep479 = (str(e), type(e.__cause__).__name__)
+def handled():
+    try:
+        raise KeyError('k')
+    except KeyError:
+        yield sys.exc_info()[0].__name__
+        yield sys.exc_info()[0].__name__
+    yield sys.exc_info()[0]
+h = handled()
+exc_states = [next(h)]
+try:
+    raise IndexError('outer')
+except IndexError:
+    exc_states.append(next(h))
+    exc_states.append(sys.exc_info()[0].__name__)
+exc_states.append(next(h))
+def inner():
+    yield 1
+    yield 2
+    return 3
+def outer():
+    r = yield from inner()
+    yield r
+totals = (sum(x * x for x in range(10)), ''.join(str(i) for i in range(5)), list(outer()), sum(outer()), max(x % 7 for x in range(20)))
+def echo():
+    got = yield 'start'
+    while True:
+        got = yield got
+e = echo()
+sent = [next(e), e.send('a'), next(e), e.send('b')]
+try:
+    count(2).send('x')
+    fresh_send = None
+except TypeError as err:
+    fresh_send = str(err)
+running = []
+def watcher():
+    running.append(watched.gi_running)
+    yield 1
+watched = watcher()
+next(watched)
+running.append(watched.gi_running)
+result = repr((steps, stop, after_end, reentry, pep479, exc_states, totals, sent, fresh_send, running))
+"#;
+        with_module(source, |vm, scope| {
+            let result: String = global(vm, scope, "result");
+            assert_eq!(
+                result,
+                r#"([0, 1, 2], 'done', 'exhausted', 'generator already executing', ('generator raised StopIteration', 'StopIteration'), ['KeyError', 'KeyError', 'IndexError', None], (285, '01234', [1, 2, 3], 6, 6), ['start', 'a', None, 'b'], "can't send non-None value to a just-started generator", [True, False])"#
+            );
+        });
+    }
 }

@@ -292,6 +292,7 @@ impl Coro {
         Ok(RunningGuard(self))
     }
 
+    #[inline(always)]
     fn run_claimed<F>(
         &self,
         _claim: &RunningGuard<'_>,
@@ -354,7 +355,7 @@ impl Coro {
         if self.closed.load() {
             return Self::send_when_closed(jen, vm);
         }
-        let value = if self.frame_opt().is_some_and(|f| f.lasti() > 0) {
+        let value = if self.claimed_started(&claim) {
             Some(vm.ctx.none())
         } else {
             None
@@ -401,7 +402,7 @@ impl Coro {
         if self.closed.load() {
             return Self::send_when_closed(jen, vm);
         }
-        let value = if self.frame_opt().is_some_and(|f| f.lasti() > 0) {
+        let value = if self.claimed_started(&claim) {
             Some(value)
         } else if !vm.is_none(&value) {
             return Err(vm.new_type_error(format!(
@@ -488,6 +489,14 @@ impl Coro {
             Ok(ExecutionResult::Return(value)) => Ok(value),
             _ => Ok(vm.ctx.none()),
         }
+    }
+
+    /// [`Self::started`] for the holder of the claim, read without taking a
+    /// reference to the frame: only the claim's holder replaces the frame
+    /// slot (`clear_except_code`), so the frame stays in it meanwhile.
+    #[inline(always)]
+    fn claimed_started(&self, _claim: &RunningGuard<'_>) -> bool {
+        self.frame.deref().is_some_and(|f| f.lasti() > 0)
     }
 
     /// Whether the frame has run at all, i.e. is stopped at a `yield` rather

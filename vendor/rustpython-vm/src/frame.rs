@@ -2664,6 +2664,7 @@ impl Py<FrameObject> {
     /// The body runs under the same trampoline that flattens ordinary
     /// Python-to-Python calls, so the plain calls it makes cost no Rust stack.
     /// The caller (`resume_gen_frame`) owns the frame's chain bookkeeping.
+    #[inline(always)]
     pub(crate) fn resume(
         &self,
         value: Option<PyObjectRef>,

@@ -157,7 +157,7 @@ impl Representable for PyGenerator {
 impl SelfIter for PyGenerator {}
 impl IterNext for PyGenerator {
     fn next(zelf: &Py<Self>, vm: &VirtualMachine) -> PyResult<PyIterReturn> {
-        zelf.send(vm.ctx.none(), vm)
+        zelf.inner.send_none(zelf.as_object(), vm)
     }
 }
 
