@@ -1597,4 +1597,51 @@ result = repr((steps, stop, after_end, reentry, pep479, exc_states, totals, sent
             );
         });
     }
+
+    /// A dict display (`{k: v, ...}`) is built presized: keys keep their first object and last value,
+    /// an unhashable key is the `TypeError` it is, and the dict grows, shrinks and keeps its order
+    /// afterwards as CPython 3.11's does.
+    #[test]
+    fn dict_displays_build_and_grow_as_cpython() {
+        let source = r#"class K:
+    def __init__(self, n):
+        self.n = n
+    def __hash__(self):
+        return 1
+    def __eq__(self, other):
+        return isinstance(other, K)
+    def __repr__(self):
+        return f"K{self.n}"
+dup = {1: 'a', 2: 'b', 1: 'c'}
+colliding = {K(1): 'x', K(2): 'y', 3: 'z'}
+kept_key = list(colliding)[0].n
+wide = {'a': 1, 'b': 2, 'c': 3, 'd': 4, 'e': 5, 'f': 6, 'g': 7, 'h': 8, 'i': 9, 'j': 10,
+        'k': 11, 'l': 12, 'm': 13, 'n': 14, 'o': 15, 'p': 16, 'q': 17, 'r': 18, 's': 19, 't': 20}
+try:
+    bad = {1: 'a', []: 'b', 3: 'c'}
+    err = None
+except TypeError as e:
+    err = str(e)
+a, b = 'x', 'y'
+repeated = {a: 1, b: 2, a: 3}
+row = {"id": 7, "name": "row-7", "tags": ["a"], "score": 3.5, "ok": True}
+for i in range(40):
+    row[i] = i
+for i in range(0, 40, 2):
+    del row[i]
+row["id"] = 8
+five = {"a": 1, "b": 2, "c": 3, "d": 4, "e": 5}
+five["f"] = 6
+del five["a"]
+result = repr((dup, colliding, kept_key, list(wide.items())[::5], len(wide), err, repeated,
+               list(row.items())[:6], len(row), five, {}))
+"#;
+        with_module(source, |vm, scope| {
+            let result: String = global(vm, scope, "result");
+            assert_eq!(
+                result,
+                r#"({1: 'c', 2: 'b'}, {K1: 'y', 3: 'z'}, 1, [('a', 1), ('f', 6), ('k', 11), ('p', 16)], 20, "unhashable type: 'list'", {'x': 3, 'y': 2}, [('id', 8), ('name', 'row-7'), ('tags', ['a']), ('score', 3.5), ('ok', True), (1, 1)], 25, {'b': 2, 'c': 3, 'd': 4, 'e': 5, 'f': 6}, {})"#
+            );
+        });
+    }
 }

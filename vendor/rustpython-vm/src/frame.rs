@@ -40,7 +40,6 @@ use core::cell::UnsafeCell;
 use core::ptr::NonNull;
 use core::sync::atomic;
 use core::sync::atomic::Ordering::{Acquire, Relaxed};
-use itertools::Itertools;
 use malachite_bigint::BigInt;
 use num_traits::{ToPrimitive, Zero};
 use rustpython_common::atomic::{PyAtomic, Radium};
@@ -8993,10 +8992,12 @@ impl ExecutingFrame<'_> {
 
     fn execute_build_map(&mut self, vm: &VirtualMachine, size: u32) -> FrameResult {
         let size = size as usize;
-        let map_obj = vm.ctx.new_dict();
-        for (key, value) in self.pop_multiple(2 * size).tuples() {
+        let map_obj = PyDict::new_presized(size, vm);
+        let mut items = self.pop_multiple(2 * size);
+        while let (Some(key), Some(value)) = (items.next(), items.next()) {
             map_obj.set_item(&*key, value, vm)?;
         }
+        drop(items);
 
         self.push_value(map_obj.into());
         Ok(None)

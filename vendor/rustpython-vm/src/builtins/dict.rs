@@ -92,6 +92,18 @@ impl PyPayload for PyDict {
 }
 
 impl PyDict {
+    /// A new dict with room for `len` keys, as a dict display `{k: v, ...}` builds it (CPython's
+    /// `_PyDict_FromItems` presizes the same way): filling it never regrows its entries or table.
+    ///
+    /// ```ignore
+    /// let dict = PyDict::new_presized(5, vm); // five keys go in without a reallocation
+    /// ```
+    pub(crate) fn new_presized(len: usize, vm: &VirtualMachine) -> PyDictRef {
+        let dict = Self::default();
+        dict.entries.reserve_for_empty(len);
+        dict.into_ref(&vm.ctx)
+    }
+
     #[deprecated(note = "use PyDict::default().into_ref() instead")]
     pub fn new_ref(ctx: &Context) -> PyRef<Self> {
         Self::default().into_ref(ctx)
