@@ -1644,4 +1644,22 @@ result = repr((dup, colliding, kept_key, list(wide.items())[::5], len(wide), err
             );
         });
     }
+
+    /// `f(*args)` with a tuple subclass iterates it, as CPython's `CALL_FUNCTION_EX` turns anything but
+    /// an exact tuple into one with `PySequence_Tuple`: the subclass's own `__iter__` decides the
+    /// arguments, with keywords or without.
+    #[test]
+    fn star_args_from_a_tuple_subclass_go_through_its_iter() {
+        let source = r#"class T(tuple):
+    def __iter__(self):
+        return iter([9])
+def f(*a, **k):
+    return a
+result = repr((f(*T((1, 2))), f(*T((1, 2)), k=1), f(0, *T((1, 2))), list(T((1, 2))), tuple(T((1, 2)))))
+"#;
+        with_module(source, |vm, scope| {
+            let result: String = global(vm, scope, "result");
+            assert_eq!(result, "((9,), (9,), (0, 9), [9], (9,))");
+        });
+    }
 }

@@ -9069,7 +9069,9 @@ impl ExecutingFrame<'_> {
         };
 
         let args_obj = self.pop_value();
-        let args = if let Some(tuple) = args_obj.downcast_ref::<PyTuple>() {
+        // Only an exact tuple is taken as it is: CPython turns anything else into one with
+        // `PySequence_Tuple`, so a tuple subclass's own `__iter__` decides the arguments.
+        let args = if let Some(tuple) = args_obj.downcast_ref_if_exact::<PyTuple>(vm) {
             tuple.as_slice().to_vec()
         } else {
             // Single *arg passed directly; convert to sequence at runtime.
