@@ -349,6 +349,15 @@ mod tests {
         });
     }
 
+    /// Runs `source` as a module and compares the `result` it leaves with `expected`: the text CPython
+    /// 3.11 gives for the same module.
+    fn assert_module_result(source: &'static str, expected: &'static str) {
+        with_module(source, move |vm, scope| {
+            let result: String = global(vm, scope, "result");
+            assert_eq!(result, expected);
+        });
+    }
+
     /// Runs `source` as a module in `vm` and returns its globals; a Python exception fails the test
     /// with its traceback.
     fn run_module(vm: &rustpython_vm::VirtualMachine, source: &str) -> rustpython_vm::scope::Scope {
@@ -1503,13 +1512,10 @@ list(map(via_star, [1]))
 sys.settrace(None)
 result = repr((first, mapped, star, raised, recursion, events))
 "#;
-        with_module(source, |vm, scope| {
-            let result: String = global(vm, scope, "result");
-            assert_eq!(
-                result,
-                "((1, 2, 'exact', '<module>'), [(1, 3, 'exact', '<module>'), (2, 4, 'exact', '<module>')], [((), 'via_star'), ((7, 8), 'via_star'), (5, 6, 'exact', '<module>'), (5, 6, 'exact', '<module>')], ('3', ['<module>', 'relay', 'boom']), 'RecursionError', [('call', 'exact'), ('call', 'caller_name'), ('return', 'caller_name'), ('return', 'exact'), ('call', 'via_star'), ('call', 'caller_name'), ('return', 'caller_name'), ('return', 'via_star')])"
-            );
-        });
+        assert_module_result(
+            source,
+            "((1, 2, 'exact', '<module>'), [(1, 3, 'exact', '<module>'), (2, 4, 'exact', '<module>')], [((), 'via_star'), ((7, 8), 'via_star'), (5, 6, 'exact', '<module>'), (5, 6, 'exact', '<module>')], ('3', ['<module>', 'relay', 'boom']), 'RecursionError', [('call', 'exact'), ('call', 'caller_name'), ('return', 'caller_name'), ('return', 'exact'), ('call', 'via_star'), ('call', 'caller_name'), ('return', 'caller_name'), ('return', 'via_star')])",
+        );
     }
 
     /// A generator resumed from native code (`next`, `sum`, `list`, `str.join`, `send`) runs as CPython
@@ -1589,13 +1595,10 @@ next(watched)
 running.append(watched.gi_running)
 result = repr((steps, stop, after_end, reentry, pep479, exc_states, totals, sent, fresh_send, running))
 "#;
-        with_module(source, |vm, scope| {
-            let result: String = global(vm, scope, "result");
-            assert_eq!(
-                result,
-                r#"([0, 1, 2], 'done', 'exhausted', 'generator already executing', ('generator raised StopIteration', 'StopIteration'), ['KeyError', 'KeyError', 'IndexError', None], (285, '01234', [1, 2, 3], 6, 6), ['start', 'a', None, 'b'], "can't send non-None value to a just-started generator", [True, False])"#
-            );
-        });
+        assert_module_result(
+            source,
+            r#"([0, 1, 2], 'done', 'exhausted', 'generator already executing', ('generator raised StopIteration', 'StopIteration'), ['KeyError', 'KeyError', 'IndexError', None], (285, '01234', [1, 2, 3], 6, 6), ['start', 'a', None, 'b'], "can't send non-None value to a just-started generator", [True, False])"#,
+        );
     }
 
     /// A dict display (`{k: v, ...}`) is built presized: keys keep their first object and last value,
@@ -1636,13 +1639,10 @@ del five["a"]
 result = repr((dup, colliding, kept_key, list(wide.items())[::5], len(wide), err, repeated,
                list(row.items())[:6], len(row), five, {}))
 "#;
-        with_module(source, |vm, scope| {
-            let result: String = global(vm, scope, "result");
-            assert_eq!(
-                result,
-                r#"({1: 'c', 2: 'b'}, {K1: 'y', 3: 'z'}, 1, [('a', 1), ('f', 6), ('k', 11), ('p', 16)], 20, "unhashable type: 'list'", {'x': 3, 'y': 2}, [('id', 8), ('name', 'row-7'), ('tags', ['a']), ('score', 3.5), ('ok', True), (1, 1)], 25, {'b': 2, 'c': 3, 'd': 4, 'e': 5, 'f': 6}, {})"#
-            );
-        });
+        assert_module_result(
+            source,
+            r#"({1: 'c', 2: 'b'}, {K1: 'y', 3: 'z'}, 1, [('a', 1), ('f', 6), ('k', 11), ('p', 16)], 20, "unhashable type: 'list'", {'x': 3, 'y': 2}, [('id', 8), ('name', 'row-7'), ('tags', ['a']), ('score', 3.5), ('ok', True), (1, 1)], 25, {'b': 2, 'c': 3, 'd': 4, 'e': 5, 'f': 6}, {})"#,
+        );
     }
 
     /// `f(*args)` with a tuple subclass iterates it, as CPython's `CALL_FUNCTION_EX` turns anything but
@@ -1657,9 +1657,6 @@ def f(*a, **k):
     return a
 result = repr((f(*T((1, 2))), f(*T((1, 2)), k=1), f(0, *T((1, 2))), list(T((1, 2))), tuple(T((1, 2)))))
 "#;
-        with_module(source, |vm, scope| {
-            let result: String = global(vm, scope, "result");
-            assert_eq!(result, "((9,), (9,), (0, 9), [9], (9,))");
-        });
+        assert_module_result(source, "((9,), (9,), (0, 9), [9], (9,))");
     }
 }
