@@ -1659,4 +1659,133 @@ result = repr((f(*T((1, 2))), f(*T((1, 2)), k=1), f(0, *T((1, 2))), list(T((1, 2
 "#;
         assert_module_result(source, "((9,), (9,), (0, 9), [9], (9,))");
     }
+
+    /// The instructions the dispatch loop runs without its jump and result checks (loads and
+    /// stores of locals, specialized arithmetic, subscripts, attribute and global loads, unpacking)
+    /// raise, fall back and go on as CPython's do: errors from specialized sites after warm-up, caught
+    /// in the same frame with their line numbers, unbound locals and free variables, and the values
+    /// of a loop that goes past their cache entries.
+    #[test]
+    fn straight_line_instructions_raise_and_fall_back_as_cpython() {
+        let source = r#"class P:
+    def __init__(self, x):
+        self.x = x
+class S:
+    __slots__ = ('v',)
+    def __init__(self, v):
+        self.v = v
+G = 5
+def site(xs, d, p, s, t, f, k):
+    out = []
+    for i in range(len(xs)):
+        try:
+            a = xs[i] + i * 2 - 1
+            b = f * 1.5 + f - 0.25
+            c = t[i % 2] + d[k]
+            q, r = t
+            xs[i] = a + p.x + s.v + G
+            d[k] = c
+            out.append((a, b, c, q, r, p.x, s.v, len(out)))
+        except Exception as e:
+            out.append((type(e).__name__, str(e), e.__traceback__.tb_lineno))
+    return out
+def unbound(flag):
+    if flag:
+        u = 1
+    try:
+        return u
+    except UnboundLocalError as e:
+        return (type(e).__name__, e.__traceback__.tb_lineno)
+def free(flag):
+    if flag:
+        w = 2
+    def inner():
+        return w
+    try:
+        return inner()
+    except NameError as e:
+        return (type(e).__name__, e.__traceback__.tb_next.tb_lineno)
+warm = None
+for n in range(60):
+    warm = site([1, 2, 3], {'k': 1}, P(2), S(3), (4, 5), 0.5, 'k')
+adaptive = site.__code__._co_code_adaptive
+results = [warm]
+results.append(site([1, 2.5, 'x'], {'k': 1}, P(2), S(3), (4, 5), 0.5, 'k'))
+results.append(site([1, 2], {}, P(2), S(3), (4, 5), 0.5, 'k'))
+results.append(site([1, 2], {'k': 1}, P(2), S(3), (4,), 0.5, 'k'))
+results.append(site([1, 2], {'k': 1}, object(), S(3), (4, 5), 0.5, 'k'))
+results.append(site([1, 2], {'k': 1}, P(2), S(3), (4, 5), 2, 'k'))
+results.append(site([1, 2], {'k': 1}, P(2), S(3), [4, 5], 'f', 'k'))
+del G
+results.append(site([1], {'k': 1}, P(2), S(3), (4, 5), 0.5, 'k'))
+G = 7
+results.append(site([10**20, 2], {'k': 1.5}, P(2), S(3), (4, 5), 0.5, 'k'))
+results.append([unbound(n % 2) for n in range(4)] + [free(n % 2) for n in range(4)])
+def fresh(n):
+    return (n, [n] * 2, str(n))
+def unpack_tuples(rows):
+    out = []
+    for row in rows:
+        try:
+            x, y, z = row
+            u, v, w = fresh(len(out))
+            out.append((z, y, x, w, v, u))
+        except ValueError as e:
+            out.append(str(e))
+    return out
+def unpack_lists(rows):
+    out = []
+    for row in rows:
+        try:
+            x, y, z = row
+            out.append((z, y, x))
+        except ValueError as e:
+            out.append(str(e))
+    return out
+for n in range(60):
+    unpack_tuples([(1, 2, 3), ('a', 'b', 'c')])
+    unpack_lists([[1, 2, 3], ['a', 'b', 'c']])
+adaptive += unpack_tuples.__code__._co_code_adaptive + unpack_lists.__code__._co_code_adaptive
+results.append(unpack_tuples([(1, 2, 3), (1, 2), [7, 8, 9], 'xyz', (None, (), [])]))
+results.append(unpack_lists([[1, 2, 3], [1, 2], [], (7, 8, 9), [None, (), []]]))
+result = repr(results)
+"#;
+        with_module(source, |vm, scope| {
+            use rustpython_vm::bytecode::Opcode;
+            let result: String = global(vm, scope, "result");
+            assert_eq!(
+                result,
+                r#"[[(0, 1.0, 5, 4, 5, 2, 3, 0), (3, 1.0, 10, 4, 5, 2, 3, 1), (6, 1.0, 14, 4, 5, 2, 3, 2)], [(0, 1.0, 5, 4, 5, 2, 3, 0), (3.5, 1.0, 10, 4, 5, 2, 3, 1), ('TypeError', 'can only concatenate str (not "int") to str', 13)], [('KeyError', "'k'", 15), ('KeyError', "'k'", 15)], [('ValueError', 'not enough values to unpack (expected 2, got 1)', 16), ('IndexError', 'tuple index out of range', 15)], [('AttributeError', "'object' object has no attribute 'x'", 17), ('AttributeError', "'object' object has no attribute 'x'", 17)], [(0, 4.75, 5, 4, 5, 2, 3, 0), (3, 4.75, 10, 4, 5, 2, 3, 1)], [('TypeError', "can't multiply sequence by non-int of type 'float'", 14), ('TypeError', "can't multiply sequence by non-int of type 'float'", 14)], [('NameError', "name 'G' is not defined", 17)], [(99999999999999999999, 1.0, 5.5, 4, 5, 2, 3, 0), (3, 1.0, 10.5, 4, 5, 2, 3, 1)], [('UnboundLocalError', 27), 1, ('UnboundLocalError', 27), 1, ('NameError', 34), 2, ('NameError', 34), 2], [(3, 2, 1, '0', [0, 0], 0), 'not enough values to unpack (expected 3, got 2)', (9, 8, 7, '2', [2, 2], 2), ('z', 'y', 'x', '3', [3, 3], 3), ([], (), None, '4', [4, 4], 4)], [(3, 2, 1), 'not enough values to unpack (expected 3, got 2)', 'not enough values to unpack (expected 3, got 0)', (9, 8, 7), ([], (), None)]]"#
+            );
+            // The warmed-up sites run the specialized forms the dispatch loop takes straight on.
+            let adaptive: Vec<u8> = global(vm, scope, "adaptive");
+            for op in [
+                Opcode::BinaryOpAddInt,
+                Opcode::BinaryOpSubtractInt,
+                Opcode::BinaryOpMultiplyInt,
+                Opcode::BinaryOpAddFloat,
+                Opcode::BinaryOpSubtractFloat,
+                Opcode::BinaryOpMultiplyFloat,
+                Opcode::BinaryOpSubscrListInt,
+                Opcode::BinaryOpSubscrTupleInt,
+                Opcode::BinaryOpSubscrDict,
+                Opcode::StoreSubscrListInt,
+                Opcode::StoreSubscrDict,
+                Opcode::UnpackSequenceTwoTuple,
+                Opcode::UnpackSequenceTuple,
+                Opcode::UnpackSequenceList,
+                Opcode::LoadAttrWithHint,
+                Opcode::LoadAttrSlot,
+                Opcode::LoadGlobalModule,
+                Opcode::LoadGlobalBuiltin,
+                Opcode::StoreFast,
+                Opcode::LoadFastBorrow,
+            ] {
+                assert!(
+                    adaptive.iter().step_by(2).any(|&unit| unit == op as u8),
+                    "{op:?} not among the site's instructions: {adaptive:?}"
+                );
+            }
+        });
+    }
 }

@@ -1804,6 +1804,41 @@ unsafe impl Traverse for FrameObject {
     }
 }
 
+/// What [`ExecutingFrame::execute_straight`] did with an instruction.
+#[derive(Clone, Copy)]
+enum Straight {
+    /// It ran and fell through to the next instruction, which follows its
+    /// `caches` inline cache entries.
+    Next { caches: u32 },
+    /// It is not a straight-line instruction; `execute_instruction` runs it.
+    Other,
+}
+
+impl Straight {
+    /// `instruction` ran and fell through. Inside a match arm the instruction
+    /// is known, so its cache count folds to a constant.
+    #[inline(always)]
+    fn past(instruction: Instruction) -> Self {
+        Self::Next {
+            caches: instruction.cache_entries() as u32,
+        }
+    }
+
+    /// The outcome of a straight-line instruction whose handler reports it in
+    /// the dispatch loop's terms. Such a handler (and whatever slow path it
+    /// falls back on) never ends the frame's run, so `Ok(Some(_))` does not
+    /// come out of it; keeping that out of [`Straight`] is what lets the loop
+    /// test one flag.
+    #[inline(always)]
+    fn after(instruction: Instruction, result: FrameResult) -> PyResult<Self> {
+        match result {
+            Ok(None) => Ok(Self::past(instruction)),
+            Ok(Some(_)) => unreachable!("a straight-line instruction ended its frame's run"),
+            Err(exception) => Err(exception),
+        }
+    }
+}
+
 /// `PyResult<ExecutionResult>` as a kind and a pointer, the shape the Rust
 /// ABI returns in two registers.
 ///
@@ -4021,7 +4056,18 @@ impl ExecutingFrame<'_> {
                 crate::opcode_histogram::record(prev_op, op_byte);
                 prev_op = op_byte;
             }
-            let result = self.execute_instruction(op, arg, vm);
+            // A straight-line instruction that fell through did not jump, so
+            // the next one follows its cache entries: going there directly
+            // leaves out the checks below, which every other instruction
+            // pays for.
+            let result = match self.execute_straight(op, arg, vm) {
+                Ok(Straight::Next { caches }) => {
+                    idx = lasti_before + caches;
+                    continue;
+                }
+                Ok(Straight::Other) => self.execute_instruction(op, arg, vm),
+                Err(exception) => Err(exception),
+            };
             // Skip inline cache entries if instruction fell through (no jump).
             // `cache_entries()` is a table lookup, so it is done here rather
             // than before dispatch: computing it up front kept the count live
@@ -4479,6 +4525,941 @@ impl ExecutingFrame<'_> {
         localsplus_name(self.code, idx)
     }
 
+    /// Runs `instruction` if it is a straight-line one: an instruction that
+    /// never jumps and never ends the frame's run. These are the moves between
+    /// the locals and the value stack, and the specialized forms of arithmetic,
+    /// subscripts, unpacking and attribute and global access (their fallbacks
+    /// included). [`Straight::Other`] for any other instruction, which is left
+    /// to `execute_instruction`.
+    ///
+    /// The dispatch loop tries these first. One that falls through is followed
+    /// by the instruction after its cache entries, a count known here, so the
+    /// loop goes there without reading `lasti` back and without the result
+    /// checks that every other instruction's outcome goes through.
+    #[inline(always)]
+    fn execute_straight(
+        &mut self,
+        instruction: Instruction,
+        arg: bytecode::OpArg,
+        vm: &VirtualMachine,
+    ) -> PyResult<Straight> {
+        match instruction {
+            Instruction::Copy { i: index } => {
+                // CopyItem { index: 1 } copies TOS
+                // CopyItem { index: 2 } copies second from top
+                // This is 1-indexed to match CPython
+                let idx = index.get(arg) as usize;
+                let stack_len = self.localsplus.stack_len();
+                debug_assert!(stack_len >= idx, "CopyItem: stack underflow");
+                let value = self.localsplus.stack_index(stack_len - idx);
+                self.push_stackref_opt(value.cloned());
+                Ok(Straight::past(instruction))
+            }
+            Instruction::LoadConstMortal | Instruction::LoadConstImmortal => {
+                self.push_value(self.code.constants[u32::from(arg).into()].clone().into());
+                Ok(Straight::past(instruction))
+            }
+            Instruction::LoadSmallInt { i: idx } => {
+                // Cached small integers live for the whole Context, so the value stack can
+                // borrow them without touching the refcount.
+                let value = vm.ctx.cached_int(idx.get(arg) as i32);
+                unsafe { self.push_borrowed(value.as_object()) };
+                Ok(Straight::past(instruction))
+            }
+            Instruction::LoadDeref { i } => {
+                let idx = i.get(arg).as_usize();
+                let x = self
+                    .cell_ref(idx)
+                    .get()
+                    .ok_or_else(|| self.unbound_cell_exception(idx, vm))?;
+                self.push_value(x);
+                Ok(Straight::past(instruction))
+            }
+            Instruction::LoadFast { var_num } => {
+                #[cold]
+                fn reference_error(
+                    varname: &'static PyStrInterned,
+                    vm: &VirtualMachine,
+                ) -> PyBaseExceptionRef {
+                    vm.new_unbound_local_error(format!(
+                        "local variable '{varname}' referenced before assignment"
+                    ))
+                }
+                let idx = var_num.get(arg);
+                let x = self.localsplus.fastlocals()[idx]
+                    .clone()
+                    .ok_or_else(|| reference_error(self.code.varnames[idx], vm))?;
+                self.push_value(x);
+                Ok(Straight::past(instruction))
+            }
+            Instruction::LoadFastLoadFast { var_nums } => {
+                // Load two local variables at once
+                // oparg encoding: (idx1 << 4) | idx2
+                let oparg = var_nums.get(arg);
+                let (idx1, idx2) = oparg.indexes();
+                let fastlocals = self.localsplus.fastlocals();
+                let x1 = fastlocals[idx1].clone().ok_or_else(|| {
+                    vm.new_unbound_local_error(format!(
+                        "local variable '{}' referenced before assignment",
+                        self.code.varnames[idx1]
+                    ))
+                })?;
+                let x2 = fastlocals[idx2].clone().ok_or_else(|| {
+                    vm.new_unbound_local_error(format!(
+                        "local variable '{}' referenced before assignment",
+                        self.code.varnames[idx2]
+                    ))
+                })?;
+                self.push_value(x1);
+                self.push_value(x2);
+                Ok(Straight::past(instruction))
+            }
+            Instruction::LoadFastBorrow { var_num } => {
+                let idx = var_num.get(arg);
+                self.push_local(idx.as_usize(), vm)?;
+                Ok(Straight::past(instruction))
+            }
+            Instruction::LoadFastBorrowLoadFastBorrow { var_nums } => {
+                let oparg = var_nums.get(arg);
+                let (idx1, idx2) = oparg.indexes();
+                self.push_local(idx1.as_usize(), vm)?;
+                self.push_local(idx2.as_usize(), vm)?;
+                Ok(Straight::past(instruction))
+            }
+            Instruction::PopTop => {
+                // Pop value from stack and ignore.
+                self.pop_stackref();
+                Ok(Straight::past(instruction))
+            }
+            Instruction::PushNull => {
+                // Push NULL for self_or_null slot in call protocol
+                self.push_null();
+                Ok(Straight::past(instruction))
+            }
+            Instruction::StoreFast { var_num } => {
+                // pop_value_opt: allows NULL from LoadFastAndClear restore path
+                let value = self.pop_value_opt();
+                let idx = var_num.get(arg);
+                self.localsplus.debug_audit_local_release(idx.as_usize());
+                let fastlocals = self.localsplus.fastlocals_mut();
+                fastlocals[idx] = value;
+                Ok(Straight::past(instruction))
+            }
+            Instruction::StoreFastLoadFast { var_nums } => {
+                // pop_value_opt: allows NULL from LoadFastAndClear restore paths.
+                let value = self.pop_value_opt();
+                let oparg = var_nums.get(arg);
+                let (store_idx, load_idx) = oparg.indexes();
+                self.localsplus
+                    .debug_audit_local_release(store_idx.as_usize());
+                let load_value = {
+                    let locals = self.localsplus.fastlocals_mut();
+                    locals[store_idx] = value;
+                    locals[load_idx].clone()
+                };
+                self.push_value_opt(load_value);
+                Ok(Straight::past(instruction))
+            }
+            Instruction::StoreFastStoreFast { var_nums } => {
+                let oparg = var_nums.get(arg);
+                let (idx1, idx2) = oparg.indexes();
+                // pop_value_opt: allows NULL from LoadFastAndClear restore path
+                let value1 = self.pop_value_opt();
+                let value2 = self.pop_value_opt();
+                self.localsplus.debug_audit_local_release(idx1.as_usize());
+                self.localsplus.debug_audit_local_release(idx2.as_usize());
+                let fastlocals = self.localsplus.fastlocals_mut();
+                fastlocals[idx1] = value1;
+                fastlocals[idx2] = value2;
+                Ok(Straight::past(instruction))
+            }
+            Instruction::Swap { i: index } => {
+                let len = self.localsplus.stack_len();
+                debug_assert!(len > 0, "stack underflow in SWAP");
+                let i = len - 1; // TOS index
+                let index_val = index.get(arg) as usize;
+                // CPython: SWAP(n) swaps TOS with PEEK(n) where PEEK(n) = stack_pointer[-n]
+                // This means swap TOS with the element at index (len - n)
+                debug_assert!(
+                    index_val <= len,
+                    "SWAP index {index_val} exceeds stack size {len}"
+                );
+                let j = len - index_val;
+                self.localsplus.stack_swap(i, j);
+                Ok(Straight::past(instruction))
+            }
+            Instruction::BinaryOpAddInt => {
+                Straight::after(instruction, self.exec_binary_op_add_int(vm))
+            }
+            Instruction::BinaryOpSubtractInt => {
+                Straight::after(instruction, self.exec_binary_op_subtract_int(vm))
+            }
+            Instruction::BinaryOpMultiplyInt => {
+                Straight::after(instruction, self.exec_binary_op_multiply_int(vm))
+            }
+            Instruction::BinaryOpAddFloat => {
+                Straight::after(instruction, self.exec_binary_op_add_float(vm))
+            }
+            Instruction::BinaryOpSubtractFloat => {
+                Straight::after(instruction, self.exec_binary_op_subtract_float(vm))
+            }
+            Instruction::BinaryOpMultiplyFloat => {
+                Straight::after(instruction, self.exec_binary_op_multiply_float(vm))
+            }
+            Instruction::BinaryOpSubscrListInt => {
+                Straight::after(instruction, self.exec_binary_op_subscr_list_int(vm))
+            }
+            Instruction::BinaryOpSubscrTupleInt => {
+                Straight::after(instruction, self.exec_binary_op_subscr_tuple_int(vm))
+            }
+            Instruction::BinaryOpSubscrDict => {
+                Straight::after(instruction, self.exec_binary_op_subscr_dict(vm))
+            }
+            Instruction::LoadGlobalModule => {
+                Straight::after(instruction, self.exec_load_global_module(arg, vm))
+            }
+            Instruction::LoadGlobalBuiltin => {
+                Straight::after(instruction, self.exec_load_global_builtin(arg, vm))
+            }
+            Instruction::LoadAttrInstanceValue => {
+                Straight::after(instruction, self.exec_load_attr_instance_value(arg, vm))
+            }
+            Instruction::LoadAttrSlot => {
+                Straight::after(instruction, self.exec_load_attr_slot(arg, vm))
+            }
+            Instruction::LoadAttrMethodWithValues => {
+                Straight::after(instruction, self.exec_load_attr_method_with_values(arg, vm))
+            }
+            Instruction::LoadAttrMethodNoDict => {
+                Straight::after(instruction, self.exec_load_attr_method_no_dict(arg, vm))
+            }
+            Instruction::LoadAttrModule => {
+                Straight::after(instruction, self.exec_load_attr_module(arg, vm))
+            }
+            Instruction::StoreAttrInstanceValue => {
+                Straight::after(instruction, self.exec_store_attr_instance_value(arg, vm))
+            }
+            Instruction::StoreAttrSlot => {
+                Straight::after(instruction, self.exec_store_attr_slot(arg, vm))
+            }
+            Instruction::UnpackSequenceTwoTuple => {
+                Straight::after(instruction, self.exec_unpack_sequence_two_tuple(arg, vm))
+            }
+            Instruction::UnpackSequenceTuple => {
+                Straight::after(instruction, self.exec_unpack_sequence_tuple(arg, vm))
+            }
+            Instruction::UnpackSequenceList => {
+                Straight::after(instruction, self.exec_unpack_sequence_list(arg, vm))
+            }
+            Instruction::StoreSubscrListInt => {
+                Straight::after(instruction, self.exec_store_subscr_list_int(vm))
+            }
+            Instruction::StoreSubscrDict => {
+                Straight::after(instruction, self.exec_store_subscr_dict(vm))
+            }
+            Instruction::LoadAttrWithHint => {
+                Straight::after(instruction, self.exec_load_attr_with_hint(arg, vm))
+            }
+            Instruction::StoreAttrWithHint => {
+                Straight::after(instruction, self.exec_store_attr_with_hint(arg, vm))
+            }
+            Instruction::LoadAttrNondescriptorNoDict => Straight::after(
+                instruction,
+                self.exec_load_attr_nondescriptor_no_dict(arg, vm),
+            ),
+            Instruction::LoadAttrNondescriptorWithValues => Straight::after(
+                instruction,
+                self.exec_load_attr_nondescriptor_with_values(arg, vm),
+            ),
+            Instruction::LoadAttrMethodLazyDict => {
+                Straight::after(instruction, self.exec_load_attr_method_lazy_dict(arg, vm))
+            }
+            Instruction::LoadAttrClass => {
+                Straight::after(instruction, self.exec_load_attr_class(arg, vm))
+            }
+            _ => Ok(Straight::Other),
+        }
+    }
+
+    /// [`Self::execute_straight`] out of line, for the paths that reach a
+    /// straight-line instruction through `execute_instruction` (monitoring).
+    #[inline(never)]
+    fn execute_straight_outlined(
+        &mut self,
+        instruction: Instruction,
+        arg: bytecode::OpArg,
+        vm: &VirtualMachine,
+    ) -> FrameResult {
+        match self.execute_straight(instruction, arg, vm)? {
+            Straight::Next { .. } => Ok(None),
+            Straight::Other => unreachable!("{instruction:?} is not a straight-line instruction"),
+        }
+    }
+
+    /// `LoadAttrWithHint`, for [`Self::execute_straight`].
+    #[inline(always)]
+    fn exec_load_attr_with_hint(
+        &mut self,
+        arg: bytecode::OpArg,
+        vm: &VirtualMachine,
+    ) -> FrameResult {
+        let oparg = LoadAttr::from_u32(u32::from(arg));
+        let cache_base = self.lasti() as usize;
+        let attr_name = self.code.names[oparg.name_idx() as usize];
+
+        let owner = self.top_value();
+        let type_version = self.code.instructions.read_cache_u32(cache_base + 1);
+
+        if type_version != 0
+            && owner.class().tp_version_tag().load(Acquire) == type_version
+            && let Some(dict) = owner.dict()
+        {
+            // Try the cached entry index first; a hit is an identity
+            // check on the entry key instead of a hash probe.
+            let hint = self.code.instructions.read_cache_u16(cache_base + 3);
+            if let Some((value, refreshed)) = dict.get_item_opt_refresh_hint(attr_name, hint, vm)? {
+                if let Some(new_hint) = refreshed {
+                    unsafe {
+                        self.code
+                            .instructions
+                            .write_cache_u16(cache_base + 3, new_hint);
+                    }
+                }
+                self.pop_stackref();
+                if oparg.is_method() {
+                    self.push_value(value);
+                    self.push_value_opt(None);
+                } else {
+                    self.push_value(value);
+                }
+                return Ok(None);
+            }
+        }
+
+        self.load_attr_slow(vm, oparg)
+    }
+
+    /// `StoreAttrWithHint`, for [`Self::execute_straight`].
+    #[inline(always)]
+    fn exec_store_attr_with_hint(
+        &mut self,
+        arg: bytecode::OpArg,
+        vm: &VirtualMachine,
+    ) -> FrameResult {
+        let attr_idx = u32::from(arg);
+        let instr_idx = self.lasti() as usize - 1;
+        let cache_base = instr_idx + 1;
+        let attr_name = self.code.names[attr_idx as usize];
+        let owner = self.top_value();
+        let type_version = self.code.instructions.read_cache_u32(cache_base + 1);
+
+        if type_version != 0
+            && owner.class().tp_version_tag().load(Acquire) == type_version
+            && let Some(dict) = owner.dict()
+        {
+            self.pop_stackref(); // owner
+            let value = self.pop_value();
+            self.store_attr_dict_hinted(&dict, attr_name, value, cache_base, vm)?;
+            return Ok(None);
+        }
+        self.store_attr(vm, attr_idx)
+    }
+
+    /// `LoadAttrNondescriptorNoDict`, for [`Self::execute_straight`].
+    #[inline(always)]
+    fn exec_load_attr_nondescriptor_no_dict(
+        &mut self,
+        arg: bytecode::OpArg,
+        vm: &VirtualMachine,
+    ) -> FrameResult {
+        let oparg = LoadAttr::from_u32(u32::from(arg));
+        let cache_base = self.lasti() as usize;
+
+        let owner = self.top_value();
+        let type_version = self.code.instructions.read_cache_u32(cache_base + 1);
+
+        if type_version != 0
+            && owner.class().tp_version_tag().load(Acquire) == type_version
+            && let Some(attr) = self.try_read_cached_descriptor(cache_base, type_version)
+        {
+            self.pop_stackref();
+            if oparg.is_method() {
+                self.push_value(attr);
+                self.push_value_opt(None);
+            } else {
+                self.push_value(attr);
+            }
+            return Ok(None);
+        }
+        self.load_attr_slow(vm, oparg)
+    }
+
+    /// `LoadAttrNondescriptorWithValues`, for [`Self::execute_straight`].
+    #[inline(always)]
+    fn exec_load_attr_nondescriptor_with_values(
+        &mut self,
+        arg: bytecode::OpArg,
+        vm: &VirtualMachine,
+    ) -> FrameResult {
+        let oparg = LoadAttr::from_u32(u32::from(arg));
+        let cache_base = self.lasti() as usize;
+        let attr_name = self.code.names[oparg.name_idx() as usize];
+
+        let owner = self.top_value();
+        let type_version = self.code.instructions.read_cache_u32(cache_base + 1);
+
+        if type_version != 0 && owner.class().tp_version_tag().load(Acquire) == type_version {
+            // Instance dict has priority — check if attr is shadowed
+            if let Some(value) = self.shadowing_instance_attr(cache_base, attr_name, vm)? {
+                self.pop_stackref();
+                if oparg.is_method() {
+                    self.push_value(value);
+                    self.push_value_opt(None);
+                } else {
+                    self.push_value(value);
+                }
+                return Ok(None);
+            }
+            // Not in instance dict — use cached class attr
+            let Some(attr) = self.try_read_cached_descriptor(cache_base, type_version) else {
+                return self.load_attr_slow(vm, oparg);
+            };
+            self.pop_stackref();
+            if oparg.is_method() {
+                self.push_value(attr);
+                self.push_value_opt(None);
+            } else {
+                self.push_value(attr);
+            }
+            return Ok(None);
+        }
+        self.load_attr_slow(vm, oparg)
+    }
+
+    /// `LoadAttrMethodLazyDict`, for [`Self::execute_straight`].
+    #[inline(always)]
+    fn exec_load_attr_method_lazy_dict(
+        &mut self,
+        arg: bytecode::OpArg,
+        vm: &VirtualMachine,
+    ) -> FrameResult {
+        let oparg = LoadAttr::from_u32(u32::from(arg));
+        let cache_base = self.lasti() as usize;
+
+        let owner = self.top_value();
+        let type_version = self.code.instructions.read_cache_u32(cache_base + 1);
+
+        if type_version != 0
+            && owner.class().tp_version_tag().load(Acquire) == type_version
+            && !owner.has_instance_dict()
+            && let Some(func) = self.try_read_cached_descriptor(cache_base, type_version)
+        {
+            let owner = self.pop_stackref();
+            self.push_value(func);
+            self.push_stackref_opt(Some(owner));
+            Ok(None)
+        } else {
+            self.load_attr_slow(vm, oparg)
+        }
+    }
+
+    /// `LoadAttrClass`, for [`Self::execute_straight`].
+    #[inline(always)]
+    fn exec_load_attr_class(&mut self, arg: bytecode::OpArg, vm: &VirtualMachine) -> FrameResult {
+        let oparg = LoadAttr::from_u32(u32::from(arg));
+        let cache_base = self.lasti() as usize;
+
+        let owner = self.top_value();
+        let type_version = self.code.instructions.read_cache_u32(cache_base + 1);
+
+        if type_version != 0
+            && let Some(owner_type) = owner.downcast_ref::<PyType>()
+            && owner_type.tp_version_tag.load(Acquire) == type_version
+            && let Some(attr) = self.try_read_cached_descriptor(cache_base, type_version)
+        {
+            self.pop_stackref();
+            if oparg.is_method() {
+                self.push_value(attr);
+                self.push_value_opt(None);
+            } else {
+                self.push_value(attr);
+            }
+            return Ok(None);
+        }
+        self.load_attr_slow(vm, oparg)
+    }
+
+    /// `BinaryOpAddInt`, for [`Self::execute_straight`].
+    #[inline(always)]
+    fn exec_binary_op_add_int(&mut self, vm: &VirtualMachine) -> FrameResult {
+        self.execute_binary_op_int(vm, Self::int_add, bytecode::BinaryOperator::Add)
+    }
+
+    /// `BinaryOpSubtractInt`, for [`Self::execute_straight`].
+    #[inline(always)]
+    fn exec_binary_op_subtract_int(&mut self, vm: &VirtualMachine) -> FrameResult {
+        self.execute_binary_op_int(vm, Self::int_sub, bytecode::BinaryOperator::Subtract)
+    }
+
+    /// `BinaryOpMultiplyInt`, for [`Self::execute_straight`].
+    #[inline(always)]
+    fn exec_binary_op_multiply_int(&mut self, vm: &VirtualMachine) -> FrameResult {
+        self.execute_binary_op_int(vm, Self::int_mul, bytecode::BinaryOperator::Multiply)
+    }
+
+    /// `BinaryOpAddFloat`, for [`Self::execute_straight`].
+    #[inline(always)]
+    fn exec_binary_op_add_float(&mut self, vm: &VirtualMachine) -> FrameResult {
+        self.execute_binary_op_float(vm, |a, b| a + b, bytecode::BinaryOperator::Add)
+    }
+
+    /// `BinaryOpSubtractFloat`, for [`Self::execute_straight`].
+    #[inline(always)]
+    fn exec_binary_op_subtract_float(&mut self, vm: &VirtualMachine) -> FrameResult {
+        self.execute_binary_op_float(vm, |a, b| a - b, bytecode::BinaryOperator::Subtract)
+    }
+
+    /// `BinaryOpMultiplyFloat`, for [`Self::execute_straight`].
+    #[inline(always)]
+    fn exec_binary_op_multiply_float(&mut self, vm: &VirtualMachine) -> FrameResult {
+        self.execute_binary_op_float(vm, |a, b| a * b, bytecode::BinaryOperator::Multiply)
+    }
+
+    /// `BinaryOpSubscrListInt`, for [`Self::execute_straight`].
+    #[inline(always)]
+    fn exec_binary_op_subscr_list_int(&mut self, vm: &VirtualMachine) -> FrameResult {
+        let b = self.top_value();
+        let a = self.nth_value(1);
+        if let (Some(list), Some(idx)) = (
+            a.downcast_ref_if_exact::<PyList>(vm),
+            b.downcast_ref_if_exact::<PyInt>(vm),
+        ) && let Some(i) = specialization_nonnegative_compact_index(idx)
+        {
+            let vec = list.borrow_vec();
+            if i < vec.len() {
+                let value = vec.do_get(i);
+                drop(vec);
+                self.pop_two_push_value(value);
+                return Ok(None);
+            }
+        }
+        self.execute_bin_op(vm, bytecode::BinaryOperator::Subscr)
+    }
+
+    /// `BinaryOpSubscrTupleInt`, for [`Self::execute_straight`].
+    #[inline(always)]
+    fn exec_binary_op_subscr_tuple_int(&mut self, vm: &VirtualMachine) -> FrameResult {
+        let b = self.top_value();
+        let a = self.nth_value(1);
+        if let (Some(tuple), Some(idx)) = (
+            a.downcast_ref_if_exact::<PyTuple>(vm),
+            b.downcast_ref_if_exact::<PyInt>(vm),
+        ) && let Some(i) = specialization_nonnegative_compact_index(idx)
+        {
+            let elements = tuple.as_slice();
+            if i < elements.len() {
+                let value = elements[i].clone();
+                self.pop_two_push_value(value);
+                return Ok(None);
+            }
+        }
+        self.execute_bin_op(vm, bytecode::BinaryOperator::Subscr)
+    }
+
+    /// `BinaryOpSubscrDict`, for [`Self::execute_straight`].
+    #[inline(always)]
+    fn exec_binary_op_subscr_dict(&mut self, vm: &VirtualMachine) -> FrameResult {
+        let b = self.top_value();
+        let a = self.nth_value(1);
+        if let Some(dict) = a.downcast_ref_if_exact::<PyDict>(vm) {
+            match dict.get_item_opt(b, vm) {
+                Ok(Some(value)) => {
+                    self.pop_two_push_value(value);
+                    return Ok(None);
+                }
+                Ok(None) => {
+                    let key = self.pop_value();
+                    self.pop_stackref();
+                    return Err(vm.new_key_error(key));
+                }
+                Err(e) => {
+                    return Err(e);
+                }
+            }
+        }
+        self.execute_bin_op(vm, bytecode::BinaryOperator::Subscr)
+    }
+
+    /// `LoadGlobalModule`, for [`Self::execute_straight`].
+    #[inline(always)]
+    fn exec_load_global_module(
+        &mut self,
+        arg: bytecode::OpArg,
+        vm: &VirtualMachine,
+    ) -> FrameResult {
+        let oparg = u32::from(arg);
+        let cache_base = self.lasti() as usize;
+        // Keep specialized opcode on guard miss (JUMP_TO_PREDICTED behavior).
+        let cached_version = self.code.instructions.read_cache_u16(cache_base + 1);
+        let cached_index = self.code.instructions.read_cache_u16(cache_base + 3);
+        if cached_version != 0
+            && let Some(x) = self
+                .globals
+                .get_item_by_index_and_keys_version(cached_version, cached_index)
+        {
+            self.push_value(x);
+            if (oparg & 1) != 0 {
+                self.push_value_opt(None);
+            }
+            return Ok(None);
+        }
+        let name = self.code.names[(oparg >> 1) as usize];
+        let x = self.load_global_or_builtin(name, vm)?;
+        self.push_value(x);
+        if (oparg & 1) != 0 {
+            self.push_value_opt(None);
+        }
+        Ok(None)
+    }
+
+    /// `LoadGlobalBuiltin`, for [`Self::execute_straight`].
+    #[inline(always)]
+    fn exec_load_global_builtin(
+        &mut self,
+        arg: bytecode::OpArg,
+        vm: &VirtualMachine,
+    ) -> FrameResult {
+        let oparg = u32::from(arg);
+        let cache_base = self.lasti() as usize;
+        let cached_globals_ver = self.code.instructions.read_cache_u16(cache_base + 1);
+        let cached_builtins_ver = self.code.instructions.read_cache_u16(cache_base + 2);
+        let cached_index = self.code.instructions.read_cache_u16(cache_base + 3);
+        if cached_globals_ver != 0
+            && cached_builtins_ver != 0
+            && let Ok(current_globals_ver) = u16::try_from(self.globals.keys_version())
+            && cached_globals_ver == current_globals_ver
+            && let Some(builtins_dict) = self.builtins.downcast_ref_if_exact::<PyDict>(vm)
+            && let Some(x) =
+                builtins_dict.get_item_by_index_and_keys_version(cached_builtins_ver, cached_index)
+        {
+            self.push_value(x);
+            if (oparg & 1) != 0 {
+                self.push_value_opt(None);
+            }
+            return Ok(None);
+        }
+        let name = self.code.names[(oparg >> 1) as usize];
+        let x = self.load_global_or_builtin(name, vm)?;
+        self.push_value(x);
+        if (oparg & 1) != 0 {
+            self.push_value_opt(None);
+        }
+        Ok(None)
+    }
+
+    /// `LoadAttrInstanceValue`, for [`Self::execute_straight`].
+    #[inline(always)]
+    fn exec_load_attr_instance_value(
+        &mut self,
+        arg: bytecode::OpArg,
+        vm: &VirtualMachine,
+    ) -> FrameResult {
+        let oparg = LoadAttr::from_u32(u32::from(arg));
+        let cache_base = self.lasti() as usize;
+        let attr_name = self.code.names[oparg.name_idx() as usize];
+
+        let owner = self.top_value();
+        let type_version = self.code.instructions.read_cache_u32(cache_base + 1);
+
+        if type_version != 0 && owner.class().tp_version_tag().load(Acquire) == type_version {
+            // Type version matches — no data descriptor for this attr.
+            // Try direct dict lookup, skipping full descriptor protocol.
+            if let Some(dict) = owner.dict()
+                && let Some(value) = dict.get_item_opt(attr_name, vm)?
+            {
+                self.set_top_value(value);
+                return Ok(None);
+            }
+            // Not in instance dict — fall through to class lookup via slow path
+        }
+        self.load_attr_slow(vm, oparg)
+    }
+
+    /// `LoadAttrSlot`, for [`Self::execute_straight`].
+    #[inline(always)]
+    fn exec_load_attr_slot(&mut self, arg: bytecode::OpArg, vm: &VirtualMachine) -> FrameResult {
+        let oparg = LoadAttr::from_u32(u32::from(arg));
+        let cache_base = self.lasti() as usize;
+
+        let owner = self.top_value();
+        let type_version = self.code.instructions.read_cache_u32(cache_base + 1);
+
+        if type_version != 0 && owner.class().tp_version_tag().load(Acquire) == type_version {
+            let slot_offset = self.code.instructions.read_cache_u32(cache_base + 3) as i32 as isize;
+            if let Some(value) = owner.get_slot(slot_offset) {
+                self.pop_stackref();
+                if oparg.is_method() {
+                    self.push_value(value);
+                    self.push_value_opt(None);
+                } else {
+                    self.push_value(value);
+                }
+                return Ok(None);
+            }
+            // Slot is None → AttributeError (fall through to slow path)
+        }
+        self.load_attr_slow(vm, oparg)
+    }
+
+    /// `LoadAttrMethodWithValues`, for [`Self::execute_straight`].
+    #[inline(always)]
+    fn exec_load_attr_method_with_values(
+        &mut self,
+        arg: bytecode::OpArg,
+        vm: &VirtualMachine,
+    ) -> FrameResult {
+        let oparg = LoadAttr::from_u32(u32::from(arg));
+        let cache_base = self.lasti() as usize;
+        let attr_name = self.code.names[oparg.name_idx() as usize];
+
+        let owner = self.top_value();
+        let type_version = self.code.instructions.read_cache_u32(cache_base + 1);
+
+        if type_version != 0 && owner.class().tp_version_tag().load(Acquire) == type_version {
+            // Check instance dict doesn't shadow the method.
+            let shadowed = match self.shadowing_instance_attr(cache_base, attr_name, vm) {
+                Ok(shadowed) => shadowed.is_some(),
+                // Dict lookup error -> use safe path.
+                Err(_) => return self.load_attr_slow(vm, oparg),
+            };
+
+            if !shadowed
+                && let Some(func) = self.try_read_cached_descriptor(cache_base, type_version)
+            {
+                let owner = self.pop_stackref();
+                self.push_value(func);
+                self.push_stackref_opt(Some(owner));
+                return Ok(None);
+            }
+        }
+        self.load_attr_slow(vm, oparg)
+    }
+
+    /// `LoadAttrMethodNoDict`, for [`Self::execute_straight`].
+    #[inline(always)]
+    fn exec_load_attr_method_no_dict(
+        &mut self,
+        arg: bytecode::OpArg,
+        vm: &VirtualMachine,
+    ) -> FrameResult {
+        let oparg = LoadAttr::from_u32(u32::from(arg));
+        let cache_base = self.lasti() as usize;
+
+        let owner = self.top_value();
+        let type_version = self.code.instructions.read_cache_u32(cache_base + 1);
+
+        if type_version != 0
+            && owner.class().tp_version_tag().load(Acquire) == type_version
+            && let Some(func) = self.try_read_cached_descriptor(cache_base, type_version)
+        {
+            let owner = self.pop_stackref();
+            self.push_value(func);
+            self.push_stackref_opt(Some(owner));
+            Ok(None)
+        } else {
+            self.load_attr_slow(vm, oparg)
+        }
+    }
+
+    /// `LoadAttrModule`, for [`Self::execute_straight`].
+    #[inline(always)]
+    fn exec_load_attr_module(&mut self, arg: bytecode::OpArg, vm: &VirtualMachine) -> FrameResult {
+        let oparg = LoadAttr::from_u32(u32::from(arg));
+        let cache_base = self.lasti() as usize;
+        let attr_name = self.code.names[oparg.name_idx() as usize];
+        let owner = self.top_value();
+        let type_version = self.code.instructions.read_cache_ptr(cache_base + 6);
+        let keys_version = self.code.instructions.read_cache_ptr(cache_base + 7);
+        let index = self.code.instructions.read_cache_ptr(cache_base + 8);
+
+        if type_version != 0
+            && keys_version != 0
+            && owner.class().tp_version_tag().load(Acquire) as usize == type_version
+            && let Some(module) = owner.downcast_ref_if_exact::<PyModule>(vm)
+            && let Some(value) =
+                module
+                    .dict()
+                    .get_cached_module_attr(attr_name, keys_version, index, vm)
+        {
+            self.pop_stackref();
+            if oparg.is_method() {
+                self.push_value(value);
+                self.push_value_opt(None);
+            } else {
+                self.push_value(value);
+            }
+            return Ok(None);
+        }
+        self.load_attr_slow(vm, oparg)
+    }
+
+    /// `StoreAttrInstanceValue`, for [`Self::execute_straight`].
+    #[inline(always)]
+    fn exec_store_attr_instance_value(
+        &mut self,
+        arg: bytecode::OpArg,
+        vm: &VirtualMachine,
+    ) -> FrameResult {
+        let attr_idx = u32::from(arg);
+        let instr_idx = self.lasti() as usize - 1;
+        let cache_base = instr_idx + 1;
+        let attr_name = self.code.names[attr_idx as usize];
+        let owner = self.top_value();
+        let type_version = self.code.instructions.read_cache_u32(cache_base + 1);
+
+        if type_version != 0
+            && owner.class().tp_version_tag().load(Acquire) == type_version
+            && let Some(dict) = owner.dict()
+        {
+            self.pop_stackref(); // owner
+            let value = self.pop_value();
+            // The key was absent at specialization time, but this
+            // very store inserts it; hint learning makes later
+            // executions replace by entry index.
+            self.store_attr_dict_hinted(&dict, attr_name, value, cache_base, vm)?;
+            return Ok(None);
+        }
+        self.store_attr(vm, attr_idx)
+    }
+
+    /// `StoreAttrSlot`, for [`Self::execute_straight`].
+    #[inline(always)]
+    fn exec_store_attr_slot(&mut self, arg: bytecode::OpArg, vm: &VirtualMachine) -> FrameResult {
+        let instr_idx = self.lasti() as usize - 1;
+        let cache_base = instr_idx + 1;
+        let type_version = self.code.instructions.read_cache_u32(cache_base + 1);
+        let version_match = type_version != 0 && {
+            let owner = self.top_value();
+            owner.class().tp_version_tag().load(Acquire) == type_version
+        };
+
+        if version_match {
+            let slot_offset = self.code.instructions.read_cache_u16(cache_base + 3) as i16 as isize;
+            let owner = self.pop_value();
+            let value = self.pop_value();
+            owner.set_slot(slot_offset, Some(value));
+            return Ok(None);
+        }
+        let attr_idx = u32::from(arg);
+        self.store_attr(vm, attr_idx)
+    }
+
+    /// `UnpackSequenceTwoTuple`, for [`Self::execute_straight`].
+    #[inline(always)]
+    fn exec_unpack_sequence_two_tuple(
+        &mut self,
+        arg: bytecode::OpArg,
+        vm: &VirtualMachine,
+    ) -> FrameResult {
+        let obj = self.top_value();
+        if let Some(tuple) = obj.downcast_ref_if_exact::<PyTuple>(vm) {
+            let elements = tuple.as_slice();
+            if elements.len() == 2 {
+                let e0 = elements[0].clone();
+                let e1 = elements[1].clone();
+                self.set_top_value(e1);
+                self.push_value(e0);
+                return Ok(None);
+            }
+        }
+        let size = u32::from(arg);
+        self.unpack_sequence(size, vm)
+    }
+
+    /// `UnpackSequenceTuple`, for [`Self::execute_straight`].
+    #[inline(always)]
+    fn exec_unpack_sequence_tuple(
+        &mut self,
+        arg: bytecode::OpArg,
+        vm: &VirtualMachine,
+    ) -> FrameResult {
+        let size = u32::from(arg) as usize;
+        let obj = self.top_value();
+        if let Some(tuple) = obj.downcast_ref_if_exact::<PyTuple>(vm) {
+            let elements = tuple.as_slice();
+            if elements.len() == size {
+                let elems: Vec<_> = elements.to_vec();
+                self.pop_stackref();
+                for elem in elems.into_iter().rev() {
+                    self.push_value(elem);
+                }
+                return Ok(None);
+            }
+        }
+        self.unpack_sequence(size as u32, vm)
+    }
+
+    /// `UnpackSequenceList`, for [`Self::execute_straight`].
+    #[inline(always)]
+    fn exec_unpack_sequence_list(
+        &mut self,
+        arg: bytecode::OpArg,
+        vm: &VirtualMachine,
+    ) -> FrameResult {
+        let size = u32::from(arg) as usize;
+        let obj = self.top_value();
+        if let Some(list) = obj.downcast_ref_if_exact::<PyList>(vm) {
+            let vec = list.borrow_vec();
+            if vec.len() == size {
+                let elems: Vec<_> = vec.to_vec();
+                drop(vec);
+                self.pop_stackref();
+                for elem in elems.into_iter().rev() {
+                    self.push_value(elem);
+                }
+                return Ok(None);
+            }
+        }
+        self.unpack_sequence(size as u32, vm)
+    }
+
+    /// `StoreSubscrListInt`, for [`Self::execute_straight`].
+    #[inline(always)]
+    fn exec_store_subscr_list_int(&mut self, vm: &VirtualMachine) -> FrameResult {
+        // Stack: [value, obj, idx] (TOS=idx, TOS1=obj, TOS2=value)
+        let idx = self.pop_stackref();
+        let obj = self.pop_stackref();
+        let value = self.pop_value();
+        if let Some(list) = obj.downcast_ref_if_exact::<PyList>(vm)
+            && let Some(int_idx) = idx.downcast_ref_if_exact::<PyInt>(vm)
+            && let Some(i) = specialization_nonnegative_compact_index(int_idx)
+        {
+            let mut vec = list.borrow_vec_mut();
+            if i < vec.len() {
+                vec[i] = value;
+                return Ok(None);
+            }
+        }
+        obj.set_item(idx.as_object(), value, vm)?;
+        Ok(None)
+    }
+
+    /// `StoreSubscrDict`, for [`Self::execute_straight`].
+    #[inline(always)]
+    fn exec_store_subscr_dict(&mut self, vm: &VirtualMachine) -> FrameResult {
+        // Stack: [value, obj, idx] (TOS=idx, TOS1=obj, TOS2=value)
+        let idx = self.pop_stackref();
+        let obj = self.pop_stackref();
+        let value = self.pop_value();
+        if let Some(dict) = obj.downcast_ref_if_exact::<PyDict>(vm) {
+            dict.set_item(idx.as_object(), value, vm)?;
+            Ok(None)
+        } else {
+            obj.set_item(idx.as_object(), value, vm)?;
+            Ok(None)
+        }
+    }
+
     /// Execute a single instruction.
     #[inline(always)]
     fn execute_instruction(
@@ -4734,17 +5715,50 @@ impl ExecutingFrame<'_> {
             Instruction::ConvertValue { oparg: conversion } => {
                 self.convert_value(conversion.get(arg), vm)
             }
-            Instruction::Copy { i: index } => {
-                // CopyItem { index: 1 } copies TOS
-                // CopyItem { index: 2 } copies second from top
-                // This is 1-indexed to match CPython
-                let idx = index.get(arg) as usize;
-                let stack_len = self.localsplus.stack_len();
-                debug_assert!(stack_len >= idx, "CopyItem: stack underflow");
-                let value = self.localsplus.stack_index(stack_len - idx);
-                self.push_stackref_opt(value.cloned());
-                Ok(None)
-            }
+            Instruction::Copy { .. }
+            | Instruction::LoadConstMortal
+            | Instruction::LoadConstImmortal
+            | Instruction::LoadSmallInt { .. }
+            | Instruction::LoadDeref { .. }
+            | Instruction::LoadFast { .. }
+            | Instruction::LoadFastLoadFast { .. }
+            | Instruction::LoadFastBorrow { .. }
+            | Instruction::LoadFastBorrowLoadFastBorrow { .. }
+            | Instruction::PopTop
+            | Instruction::PushNull
+            | Instruction::StoreFast { .. }
+            | Instruction::StoreFastLoadFast { .. }
+            | Instruction::StoreFastStoreFast { .. }
+            | Instruction::Swap { .. }
+            | Instruction::BinaryOpAddInt
+            | Instruction::BinaryOpSubtractInt
+            | Instruction::BinaryOpMultiplyInt
+            | Instruction::BinaryOpAddFloat
+            | Instruction::BinaryOpSubtractFloat
+            | Instruction::BinaryOpMultiplyFloat
+            | Instruction::BinaryOpSubscrListInt
+            | Instruction::BinaryOpSubscrTupleInt
+            | Instruction::BinaryOpSubscrDict
+            | Instruction::LoadGlobalModule
+            | Instruction::LoadGlobalBuiltin
+            | Instruction::LoadAttrInstanceValue
+            | Instruction::LoadAttrSlot
+            | Instruction::LoadAttrMethodWithValues
+            | Instruction::LoadAttrMethodNoDict
+            | Instruction::LoadAttrModule
+            | Instruction::StoreAttrInstanceValue
+            | Instruction::StoreAttrSlot
+            | Instruction::UnpackSequenceTwoTuple
+            | Instruction::UnpackSequenceTuple
+            | Instruction::UnpackSequenceList
+            | Instruction::StoreSubscrListInt
+            | Instruction::StoreSubscrDict
+            | Instruction::LoadAttrWithHint
+            | Instruction::StoreAttrWithHint
+            | Instruction::LoadAttrNondescriptorNoDict
+            | Instruction::LoadAttrNondescriptorWithValues
+            | Instruction::LoadAttrMethodLazyDict
+            | Instruction::LoadAttrClass => self.execute_straight_outlined(instruction, arg, vm),
             Instruction::CopyFreeVars { n } => {
                 let n = n.get(arg) as usize;
                 if n > 0 {
@@ -5277,10 +6291,6 @@ impl ExecutingFrame<'_> {
                 }
                 Ok(None)
             }
-            Instruction::LoadConstMortal | Instruction::LoadConstImmortal => {
-                self.push_value(self.code.constants[u32::from(arg).into()].clone().into());
-                Ok(None)
-            }
             Instruction::LoadCommonConstant { idx } => {
                 use bytecode::CommonConstant;
                 let value = match idx.get(arg) {
@@ -5307,39 +6317,6 @@ impl ExecutingFrame<'_> {
                 self.push_value(value);
                 Ok(None)
             }
-            Instruction::LoadSmallInt { i: idx } => {
-                // Cached small integers live for the whole Context, so the value stack can
-                // borrow them without touching the refcount.
-                let value = vm.ctx.cached_int(idx.get(arg) as i32);
-                unsafe { self.push_borrowed(value.as_object()) };
-                Ok(None)
-            }
-            Instruction::LoadDeref { i } => {
-                let idx = i.get(arg).as_usize();
-                let x = self
-                    .cell_ref(idx)
-                    .get()
-                    .ok_or_else(|| self.unbound_cell_exception(idx, vm))?;
-                self.push_value(x);
-                Ok(None)
-            }
-            Instruction::LoadFast { var_num } => {
-                #[cold]
-                fn reference_error(
-                    varname: &'static PyStrInterned,
-                    vm: &VirtualMachine,
-                ) -> PyBaseExceptionRef {
-                    vm.new_unbound_local_error(format!(
-                        "local variable '{varname}' referenced before assignment"
-                    ))
-                }
-                let idx = var_num.get(arg);
-                let x = self.localsplus.fastlocals()[idx]
-                    .clone()
-                    .ok_or_else(|| reference_error(self.code.varnames[idx], vm))?;
-                self.push_value(x);
-                Ok(None)
-            }
             Instruction::LoadFastAndClear { var_num } => {
                 // Save current slot value and clear it (for inlined comprehensions).
                 // Pushes NULL (None at Option level) if slot was empty, so that
@@ -5360,40 +6337,6 @@ impl ExecutingFrame<'_> {
                     ))
                 })?;
                 self.push_value(x);
-                Ok(None)
-            }
-            Instruction::LoadFastLoadFast { var_nums } => {
-                // Load two local variables at once
-                // oparg encoding: (idx1 << 4) | idx2
-                let oparg = var_nums.get(arg);
-                let (idx1, idx2) = oparg.indexes();
-                let fastlocals = self.localsplus.fastlocals();
-                let x1 = fastlocals[idx1].clone().ok_or_else(|| {
-                    vm.new_unbound_local_error(format!(
-                        "local variable '{}' referenced before assignment",
-                        self.code.varnames[idx1]
-                    ))
-                })?;
-                let x2 = fastlocals[idx2].clone().ok_or_else(|| {
-                    vm.new_unbound_local_error(format!(
-                        "local variable '{}' referenced before assignment",
-                        self.code.varnames[idx2]
-                    ))
-                })?;
-                self.push_value(x1);
-                self.push_value(x2);
-                Ok(None)
-            }
-            Instruction::LoadFastBorrow { var_num } => {
-                let idx = var_num.get(arg);
-                self.push_local(idx.as_usize(), vm)?;
-                Ok(None)
-            }
-            Instruction::LoadFastBorrowLoadFastBorrow { var_nums } => {
-                let oparg = var_nums.get(arg);
-                let (idx1, idx2) = oparg.indexes();
-                self.push_local(idx1.as_usize(), vm)?;
-                self.push_local(idx2.as_usize(), vm)?;
                 Ok(None)
             }
             Instruction::LoadGlobal { namei: idx } => {
@@ -5778,11 +6721,6 @@ impl ExecutingFrame<'_> {
                 }
                 Ok(None)
             }
-            Instruction::PopTop => {
-                // Pop value from stack and ignore.
-                self.pop_stackref();
-                Ok(None)
-            }
             Instruction::EndFor => {
                 // Pop the next value from stack (cleanup after loop body)
                 self.pop_stackref();
@@ -5791,11 +6729,6 @@ impl ExecutingFrame<'_> {
             Instruction::PopIter => {
                 // Pop the iterator from stack (end of for loop)
                 self.pop_stackref();
-                Ok(None)
-            }
-            Instruction::PushNull => {
-                // Push NULL for self_or_null slot in call protocol
-                self.push_null();
                 Ok(None)
             }
             Instruction::RaiseVarargs { argc: kind } => self.execute_raise(vm, kind.get(arg)),
@@ -5947,43 +6880,6 @@ impl ExecutingFrame<'_> {
                 self.cell_ref(i.get(arg).as_usize()).set(Some(value));
                 Ok(None)
             }
-            Instruction::StoreFast { var_num } => {
-                // pop_value_opt: allows NULL from LoadFastAndClear restore path
-                let value = self.pop_value_opt();
-                let idx = var_num.get(arg);
-                self.localsplus.debug_audit_local_release(idx.as_usize());
-                let fastlocals = self.localsplus.fastlocals_mut();
-                fastlocals[idx] = value;
-                Ok(None)
-            }
-            Instruction::StoreFastLoadFast { var_nums } => {
-                // pop_value_opt: allows NULL from LoadFastAndClear restore paths.
-                let value = self.pop_value_opt();
-                let oparg = var_nums.get(arg);
-                let (store_idx, load_idx) = oparg.indexes();
-                self.localsplus
-                    .debug_audit_local_release(store_idx.as_usize());
-                let load_value = {
-                    let locals = self.localsplus.fastlocals_mut();
-                    locals[store_idx] = value;
-                    locals[load_idx].clone()
-                };
-                self.push_value_opt(load_value);
-                Ok(None)
-            }
-            Instruction::StoreFastStoreFast { var_nums } => {
-                let oparg = var_nums.get(arg);
-                let (idx1, idx2) = oparg.indexes();
-                // pop_value_opt: allows NULL from LoadFastAndClear restore path
-                let value1 = self.pop_value_opt();
-                let value2 = self.pop_value_opt();
-                self.localsplus.debug_audit_local_release(idx1.as_usize());
-                self.localsplus.debug_audit_local_release(idx2.as_usize());
-                let fastlocals = self.localsplus.fastlocals_mut();
-                fastlocals[idx1] = value1;
-                fastlocals[idx2] = value2;
-                Ok(None)
-            }
             Instruction::StoreGlobal { namei: idx } => {
                 let value = self.pop_value();
                 self.globals
@@ -6017,21 +6913,6 @@ impl ExecutingFrame<'_> {
             Instruction::StoreSubscr => {
                 self.adaptive(|s, ii, cb| s.specialize_store_subscr(vm, ii, cb));
                 self.execute_store_subscript(vm)
-            }
-            Instruction::Swap { i: index } => {
-                let len = self.localsplus.stack_len();
-                debug_assert!(len > 0, "stack underflow in SWAP");
-                let i = len - 1; // TOS index
-                let index_val = index.get(arg) as usize;
-                // CPython: SWAP(n) swaps TOS with PEEK(n) where PEEK(n) = stack_pointer[-n]
-                // This means swap TOS with the element at index (len - n)
-                debug_assert!(
-                    index_val <= len,
-                    "SWAP index {index_val} exceeds stack size {len}"
-                );
-                let j = len - index_val;
-                self.localsplus.stack_swap(i, j);
-                Ok(None)
             }
             Instruction::ToBool => {
                 self.adaptive(|s, ii, cb| s.specialize_to_bool(vm, ii, cb));
@@ -6279,245 +7160,6 @@ impl ExecutingFrame<'_> {
                 Ok(None)
             }
             // Specialized LOAD_ATTR opcodes
-            Instruction::LoadAttrMethodNoDict => {
-                let oparg = LoadAttr::from_u32(u32::from(arg));
-                let cache_base = self.lasti() as usize;
-
-                let owner = self.top_value();
-                let type_version = self.code.instructions.read_cache_u32(cache_base + 1);
-
-                if type_version != 0
-                    && owner.class().tp_version_tag().load(Acquire) == type_version
-                    && let Some(func) = self.try_read_cached_descriptor(cache_base, type_version)
-                {
-                    let owner = self.pop_stackref();
-                    self.push_value(func);
-                    self.push_stackref_opt(Some(owner));
-                    Ok(None)
-                } else {
-                    self.load_attr_slow(vm, oparg)
-                }
-            }
-            Instruction::LoadAttrMethodLazyDict => {
-                let oparg = LoadAttr::from_u32(u32::from(arg));
-                let cache_base = self.lasti() as usize;
-
-                let owner = self.top_value();
-                let type_version = self.code.instructions.read_cache_u32(cache_base + 1);
-
-                if type_version != 0
-                    && owner.class().tp_version_tag().load(Acquire) == type_version
-                    && !owner.has_instance_dict()
-                    && let Some(func) = self.try_read_cached_descriptor(cache_base, type_version)
-                {
-                    let owner = self.pop_stackref();
-                    self.push_value(func);
-                    self.push_stackref_opt(Some(owner));
-                    Ok(None)
-                } else {
-                    self.load_attr_slow(vm, oparg)
-                }
-            }
-            Instruction::LoadAttrMethodWithValues => {
-                let oparg = LoadAttr::from_u32(u32::from(arg));
-                let cache_base = self.lasti() as usize;
-                let attr_name = self.code.names[oparg.name_idx() as usize];
-
-                let owner = self.top_value();
-                let type_version = self.code.instructions.read_cache_u32(cache_base + 1);
-
-                if type_version != 0 && owner.class().tp_version_tag().load(Acquire) == type_version
-                {
-                    // Check instance dict doesn't shadow the method.
-                    let shadowed = match self.shadowing_instance_attr(cache_base, attr_name, vm) {
-                        Ok(shadowed) => shadowed.is_some(),
-                        // Dict lookup error -> use safe path.
-                        Err(_) => return self.load_attr_slow(vm, oparg),
-                    };
-
-                    if !shadowed
-                        && let Some(func) =
-                            self.try_read_cached_descriptor(cache_base, type_version)
-                    {
-                        let owner = self.pop_stackref();
-                        self.push_value(func);
-                        self.push_stackref_opt(Some(owner));
-                        return Ok(None);
-                    }
-                }
-                self.load_attr_slow(vm, oparg)
-            }
-            Instruction::LoadAttrInstanceValue => {
-                let oparg = LoadAttr::from_u32(u32::from(arg));
-                let cache_base = self.lasti() as usize;
-                let attr_name = self.code.names[oparg.name_idx() as usize];
-
-                let owner = self.top_value();
-                let type_version = self.code.instructions.read_cache_u32(cache_base + 1);
-
-                if type_version != 0 && owner.class().tp_version_tag().load(Acquire) == type_version
-                {
-                    // Type version matches — no data descriptor for this attr.
-                    // Try direct dict lookup, skipping full descriptor protocol.
-                    if let Some(dict) = owner.dict()
-                        && let Some(value) = dict.get_item_opt(attr_name, vm)?
-                    {
-                        self.set_top_value(value);
-                        return Ok(None);
-                    }
-                    // Not in instance dict — fall through to class lookup via slow path
-                }
-                self.load_attr_slow(vm, oparg)
-            }
-            Instruction::LoadAttrWithHint => {
-                let oparg = LoadAttr::from_u32(u32::from(arg));
-                let cache_base = self.lasti() as usize;
-                let attr_name = self.code.names[oparg.name_idx() as usize];
-
-                let owner = self.top_value();
-                let type_version = self.code.instructions.read_cache_u32(cache_base + 1);
-
-                if type_version != 0
-                    && owner.class().tp_version_tag().load(Acquire) == type_version
-                    && let Some(dict) = owner.dict()
-                {
-                    // Try the cached entry index first; a hit is an identity
-                    // check on the entry key instead of a hash probe.
-                    let hint = self.code.instructions.read_cache_u16(cache_base + 3);
-                    if let Some((value, refreshed)) =
-                        dict.get_item_opt_refresh_hint(attr_name, hint, vm)?
-                    {
-                        if let Some(new_hint) = refreshed {
-                            unsafe {
-                                self.code
-                                    .instructions
-                                    .write_cache_u16(cache_base + 3, new_hint);
-                            }
-                        }
-                        self.pop_stackref();
-                        if oparg.is_method() {
-                            self.push_value(value);
-                            self.push_value_opt(None);
-                        } else {
-                            self.push_value(value);
-                        }
-                        return Ok(None);
-                    }
-                }
-
-                self.load_attr_slow(vm, oparg)
-            }
-            Instruction::LoadAttrModule => {
-                let oparg = LoadAttr::from_u32(u32::from(arg));
-                let cache_base = self.lasti() as usize;
-                let attr_name = self.code.names[oparg.name_idx() as usize];
-                let owner = self.top_value();
-                let type_version = self.code.instructions.read_cache_ptr(cache_base + 6);
-                let keys_version = self.code.instructions.read_cache_ptr(cache_base + 7);
-                let index = self.code.instructions.read_cache_ptr(cache_base + 8);
-
-                if type_version != 0
-                    && keys_version != 0
-                    && owner.class().tp_version_tag().load(Acquire) as usize == type_version
-                    && let Some(module) = owner.downcast_ref_if_exact::<PyModule>(vm)
-                    && let Some(value) =
-                        module
-                            .dict()
-                            .get_cached_module_attr(attr_name, keys_version, index, vm)
-                {
-                    self.pop_stackref();
-                    if oparg.is_method() {
-                        self.push_value(value);
-                        self.push_value_opt(None);
-                    } else {
-                        self.push_value(value);
-                    }
-                    return Ok(None);
-                }
-                self.load_attr_slow(vm, oparg)
-            }
-            Instruction::LoadAttrNondescriptorNoDict => {
-                let oparg = LoadAttr::from_u32(u32::from(arg));
-                let cache_base = self.lasti() as usize;
-
-                let owner = self.top_value();
-                let type_version = self.code.instructions.read_cache_u32(cache_base + 1);
-
-                if type_version != 0
-                    && owner.class().tp_version_tag().load(Acquire) == type_version
-                    && let Some(attr) = self.try_read_cached_descriptor(cache_base, type_version)
-                {
-                    self.pop_stackref();
-                    if oparg.is_method() {
-                        self.push_value(attr);
-                        self.push_value_opt(None);
-                    } else {
-                        self.push_value(attr);
-                    }
-                    return Ok(None);
-                }
-                self.load_attr_slow(vm, oparg)
-            }
-            Instruction::LoadAttrNondescriptorWithValues => {
-                let oparg = LoadAttr::from_u32(u32::from(arg));
-                let cache_base = self.lasti() as usize;
-                let attr_name = self.code.names[oparg.name_idx() as usize];
-
-                let owner = self.top_value();
-                let type_version = self.code.instructions.read_cache_u32(cache_base + 1);
-
-                if type_version != 0 && owner.class().tp_version_tag().load(Acquire) == type_version
-                {
-                    // Instance dict has priority — check if attr is shadowed
-                    if let Some(value) = self.shadowing_instance_attr(cache_base, attr_name, vm)? {
-                        self.pop_stackref();
-                        if oparg.is_method() {
-                            self.push_value(value);
-                            self.push_value_opt(None);
-                        } else {
-                            self.push_value(value);
-                        }
-                        return Ok(None);
-                    }
-                    // Not in instance dict — use cached class attr
-                    let Some(attr) = self.try_read_cached_descriptor(cache_base, type_version)
-                    else {
-                        return self.load_attr_slow(vm, oparg);
-                    };
-                    self.pop_stackref();
-                    if oparg.is_method() {
-                        self.push_value(attr);
-                        self.push_value_opt(None);
-                    } else {
-                        self.push_value(attr);
-                    }
-                    return Ok(None);
-                }
-                self.load_attr_slow(vm, oparg)
-            }
-            Instruction::LoadAttrClass => {
-                let oparg = LoadAttr::from_u32(u32::from(arg));
-                let cache_base = self.lasti() as usize;
-
-                let owner = self.top_value();
-                let type_version = self.code.instructions.read_cache_u32(cache_base + 1);
-
-                if type_version != 0
-                    && let Some(owner_type) = owner.downcast_ref::<PyType>()
-                    && owner_type.tp_version_tag.load(Acquire) == type_version
-                    && let Some(attr) = self.try_read_cached_descriptor(cache_base, type_version)
-                {
-                    self.pop_stackref();
-                    if oparg.is_method() {
-                        self.push_value(attr);
-                        self.push_value_opt(None);
-                    } else {
-                        self.push_value(attr);
-                    }
-                    return Ok(None);
-                }
-                self.load_attr_slow(vm, oparg)
-            }
             Instruction::LoadAttrClassWithMetaclassCheck => {
                 let oparg = LoadAttr::from_u32(u32::from(arg));
                 let cache_base = self.lasti() as usize;
@@ -6572,31 +7214,6 @@ impl ExecutingFrame<'_> {
                 }
                 self.load_attr_slow(vm, oparg)
             }
-            Instruction::LoadAttrSlot => {
-                let oparg = LoadAttr::from_u32(u32::from(arg));
-                let cache_base = self.lasti() as usize;
-
-                let owner = self.top_value();
-                let type_version = self.code.instructions.read_cache_u32(cache_base + 1);
-
-                if type_version != 0 && owner.class().tp_version_tag().load(Acquire) == type_version
-                {
-                    let slot_offset =
-                        self.code.instructions.read_cache_u32(cache_base + 3) as i32 as isize;
-                    if let Some(value) = owner.get_slot(slot_offset) {
-                        self.pop_stackref();
-                        if oparg.is_method() {
-                            self.push_value(value);
-                            self.push_value_opt(None);
-                        } else {
-                            self.push_value(value);
-                        }
-                        return Ok(None);
-                    }
-                    // Slot is None → AttributeError (fall through to slow path)
-                }
-                self.load_attr_slow(vm, oparg)
-            }
             Instruction::LoadAttrProperty => {
                 let oparg = LoadAttr::from_u32(u32::from(arg));
                 let cache_base = self.lasti() as usize;
@@ -6620,117 +7237,7 @@ impl ExecutingFrame<'_> {
                 }
                 self.load_attr_slow(vm, oparg)
             }
-            Instruction::StoreAttrInstanceValue => {
-                let attr_idx = u32::from(arg);
-                let instr_idx = self.lasti() as usize - 1;
-                let cache_base = instr_idx + 1;
-                let attr_name = self.code.names[attr_idx as usize];
-                let owner = self.top_value();
-                let type_version = self.code.instructions.read_cache_u32(cache_base + 1);
-
-                if type_version != 0
-                    && owner.class().tp_version_tag().load(Acquire) == type_version
-                    && let Some(dict) = owner.dict()
-                {
-                    self.pop_stackref(); // owner
-                    let value = self.pop_value();
-                    // The key was absent at specialization time, but this
-                    // very store inserts it; hint learning makes later
-                    // executions replace by entry index.
-                    self.store_attr_dict_hinted(&dict, attr_name, value, cache_base, vm)?;
-                    return Ok(None);
-                }
-                self.store_attr(vm, attr_idx)
-            }
-            Instruction::StoreAttrWithHint => {
-                let attr_idx = u32::from(arg);
-                let instr_idx = self.lasti() as usize - 1;
-                let cache_base = instr_idx + 1;
-                let attr_name = self.code.names[attr_idx as usize];
-                let owner = self.top_value();
-                let type_version = self.code.instructions.read_cache_u32(cache_base + 1);
-
-                if type_version != 0
-                    && owner.class().tp_version_tag().load(Acquire) == type_version
-                    && let Some(dict) = owner.dict()
-                {
-                    self.pop_stackref(); // owner
-                    let value = self.pop_value();
-                    self.store_attr_dict_hinted(&dict, attr_name, value, cache_base, vm)?;
-                    return Ok(None);
-                }
-                self.store_attr(vm, attr_idx)
-            }
-            Instruction::StoreAttrSlot => {
-                let instr_idx = self.lasti() as usize - 1;
-                let cache_base = instr_idx + 1;
-                let type_version = self.code.instructions.read_cache_u32(cache_base + 1);
-                let version_match = type_version != 0 && {
-                    let owner = self.top_value();
-                    owner.class().tp_version_tag().load(Acquire) == type_version
-                };
-
-                if version_match {
-                    let slot_offset =
-                        self.code.instructions.read_cache_u16(cache_base + 3) as i16 as isize;
-                    let owner = self.pop_value();
-                    let value = self.pop_value();
-                    owner.set_slot(slot_offset, Some(value));
-                    return Ok(None);
-                }
-                let attr_idx = u32::from(arg);
-                self.store_attr(vm, attr_idx)
-            }
-            Instruction::StoreSubscrListInt => {
-                // Stack: [value, obj, idx] (TOS=idx, TOS1=obj, TOS2=value)
-                let idx = self.pop_stackref();
-                let obj = self.pop_stackref();
-                let value = self.pop_value();
-                if let Some(list) = obj.downcast_ref_if_exact::<PyList>(vm)
-                    && let Some(int_idx) = idx.downcast_ref_if_exact::<PyInt>(vm)
-                    && let Some(i) = specialization_nonnegative_compact_index(int_idx)
-                {
-                    let mut vec = list.borrow_vec_mut();
-                    if i < vec.len() {
-                        vec[i] = value;
-                        return Ok(None);
-                    }
-                }
-                obj.set_item(idx.as_object(), value, vm)?;
-                Ok(None)
-            }
-            Instruction::StoreSubscrDict => {
-                // Stack: [value, obj, idx] (TOS=idx, TOS1=obj, TOS2=value)
-                let idx = self.pop_stackref();
-                let obj = self.pop_stackref();
-                let value = self.pop_value();
-                if let Some(dict) = obj.downcast_ref_if_exact::<PyDict>(vm) {
-                    dict.set_item(idx.as_object(), value, vm)?;
-                    Ok(None)
-                } else {
-                    obj.set_item(idx.as_object(), value, vm)?;
-                    Ok(None)
-                }
-            }
             // Specialized BINARY_OP opcodes
-            Instruction::BinaryOpAddInt => {
-                self.execute_binary_op_int(vm, Self::int_add, bytecode::BinaryOperator::Add)
-            }
-            Instruction::BinaryOpSubtractInt => {
-                self.execute_binary_op_int(vm, Self::int_sub, bytecode::BinaryOperator::Subtract)
-            }
-            Instruction::BinaryOpMultiplyInt => {
-                self.execute_binary_op_int(vm, Self::int_mul, bytecode::BinaryOperator::Multiply)
-            }
-            Instruction::BinaryOpAddFloat => {
-                self.execute_binary_op_float(vm, |a, b| a + b, bytecode::BinaryOperator::Add)
-            }
-            Instruction::BinaryOpSubtractFloat => {
-                self.execute_binary_op_float(vm, |a, b| a - b, bytecode::BinaryOperator::Subtract)
-            }
-            Instruction::BinaryOpMultiplyFloat => {
-                self.execute_binary_op_float(vm, |a, b| a * b, bytecode::BinaryOperator::Multiply)
-            }
             Instruction::BinaryOpAddUnicode => {
                 let b = self.top_value();
                 let a = self.nth_value(1);
@@ -6781,62 +7288,6 @@ impl ExecutingFrame<'_> {
                 } else {
                     self.execute_bin_op(vm, op)
                 }
-            }
-            Instruction::BinaryOpSubscrListInt => {
-                let b = self.top_value();
-                let a = self.nth_value(1);
-                if let (Some(list), Some(idx)) = (
-                    a.downcast_ref_if_exact::<PyList>(vm),
-                    b.downcast_ref_if_exact::<PyInt>(vm),
-                ) && let Some(i) = specialization_nonnegative_compact_index(idx)
-                {
-                    let vec = list.borrow_vec();
-                    if i < vec.len() {
-                        let value = vec.do_get(i);
-                        drop(vec);
-                        self.pop_two_push_value(value);
-                        return Ok(None);
-                    }
-                }
-                self.execute_bin_op(vm, bytecode::BinaryOperator::Subscr)
-            }
-            Instruction::BinaryOpSubscrTupleInt => {
-                let b = self.top_value();
-                let a = self.nth_value(1);
-                if let (Some(tuple), Some(idx)) = (
-                    a.downcast_ref_if_exact::<PyTuple>(vm),
-                    b.downcast_ref_if_exact::<PyInt>(vm),
-                ) && let Some(i) = specialization_nonnegative_compact_index(idx)
-                {
-                    let elements = tuple.as_slice();
-                    if i < elements.len() {
-                        let value = elements[i].clone();
-                        self.pop_two_push_value(value);
-                        return Ok(None);
-                    }
-                }
-                self.execute_bin_op(vm, bytecode::BinaryOperator::Subscr)
-            }
-            Instruction::BinaryOpSubscrDict => {
-                let b = self.top_value();
-                let a = self.nth_value(1);
-                if let Some(dict) = a.downcast_ref_if_exact::<PyDict>(vm) {
-                    match dict.get_item_opt(b, vm) {
-                        Ok(Some(value)) => {
-                            self.pop_two_push_value(value);
-                            return Ok(None);
-                        }
-                        Ok(None) => {
-                            let key = self.pop_value();
-                            self.pop_stackref();
-                            return Err(vm.new_key_error(key));
-                        }
-                        Err(e) => {
-                            return Err(e);
-                        }
-                    }
-                }
-                self.execute_bin_op(vm, bytecode::BinaryOperator::Subscr)
             }
             Instruction::BinaryOpSubscrStrInt => {
                 let b = self.top_value();
@@ -8065,54 +8516,6 @@ impl ExecutingFrame<'_> {
                     Ok(None)
                 }
             }
-            Instruction::UnpackSequenceTwoTuple => {
-                let obj = self.top_value();
-                if let Some(tuple) = obj.downcast_ref_if_exact::<PyTuple>(vm) {
-                    let elements = tuple.as_slice();
-                    if elements.len() == 2 {
-                        let e0 = elements[0].clone();
-                        let e1 = elements[1].clone();
-                        self.set_top_value(e1);
-                        self.push_value(e0);
-                        return Ok(None);
-                    }
-                }
-                let size = u32::from(arg);
-                self.unpack_sequence(size, vm)
-            }
-            Instruction::UnpackSequenceTuple => {
-                let size = u32::from(arg) as usize;
-                let obj = self.top_value();
-                if let Some(tuple) = obj.downcast_ref_if_exact::<PyTuple>(vm) {
-                    let elements = tuple.as_slice();
-                    if elements.len() == size {
-                        let elems: Vec<_> = elements.to_vec();
-                        self.pop_stackref();
-                        for elem in elems.into_iter().rev() {
-                            self.push_value(elem);
-                        }
-                        return Ok(None);
-                    }
-                }
-                self.unpack_sequence(size as u32, vm)
-            }
-            Instruction::UnpackSequenceList => {
-                let size = u32::from(arg) as usize;
-                let obj = self.top_value();
-                if let Some(list) = obj.downcast_ref_if_exact::<PyList>(vm) {
-                    let vec = list.borrow_vec();
-                    if vec.len() == size {
-                        let elems: Vec<_> = vec.to_vec();
-                        drop(vec);
-                        self.pop_stackref();
-                        for elem in elems.into_iter().rev() {
-                            self.push_value(elem);
-                        }
-                        return Ok(None);
-                    }
-                }
-                self.unpack_sequence(size as u32, vm)
-            }
             Instruction::ForIterRange => {
                 let target = bytecode::Label::from_u32(self.lasti() + 1 + u32::from(arg));
                 let iter = self.top_value();
@@ -8198,59 +8601,6 @@ impl ExecutingFrame<'_> {
                     self.execute_for_iter(vm, target)?;
                     Ok(None)
                 }
-            }
-            Instruction::LoadGlobalModule => {
-                let oparg = u32::from(arg);
-                let cache_base = self.lasti() as usize;
-                // Keep specialized opcode on guard miss (JUMP_TO_PREDICTED behavior).
-                let cached_version = self.code.instructions.read_cache_u16(cache_base + 1);
-                let cached_index = self.code.instructions.read_cache_u16(cache_base + 3);
-                if cached_version != 0
-                    && let Some(x) = self
-                        .globals
-                        .get_item_by_index_and_keys_version(cached_version, cached_index)
-                {
-                    self.push_value(x);
-                    if (oparg & 1) != 0 {
-                        self.push_value_opt(None);
-                    }
-                    return Ok(None);
-                }
-                let name = self.code.names[(oparg >> 1) as usize];
-                let x = self.load_global_or_builtin(name, vm)?;
-                self.push_value(x);
-                if (oparg & 1) != 0 {
-                    self.push_value_opt(None);
-                }
-                Ok(None)
-            }
-            Instruction::LoadGlobalBuiltin => {
-                let oparg = u32::from(arg);
-                let cache_base = self.lasti() as usize;
-                let cached_globals_ver = self.code.instructions.read_cache_u16(cache_base + 1);
-                let cached_builtins_ver = self.code.instructions.read_cache_u16(cache_base + 2);
-                let cached_index = self.code.instructions.read_cache_u16(cache_base + 3);
-                if cached_globals_ver != 0
-                    && cached_builtins_ver != 0
-                    && let Ok(current_globals_ver) = u16::try_from(self.globals.keys_version())
-                    && cached_globals_ver == current_globals_ver
-                    && let Some(builtins_dict) = self.builtins.downcast_ref_if_exact::<PyDict>(vm)
-                    && let Some(x) = builtins_dict
-                        .get_item_by_index_and_keys_version(cached_builtins_ver, cached_index)
-                {
-                    self.push_value(x);
-                    if (oparg & 1) != 0 {
-                        self.push_value_opt(None);
-                    }
-                    return Ok(None);
-                }
-                let name = self.code.names[(oparg >> 1) as usize];
-                let x = self.load_global_or_builtin(name, vm)?;
-                self.push_value(x);
-                if (oparg & 1) != 0 {
-                    self.push_value_opt(None);
-                }
-                Ok(None)
             }
             // All INSTRUMENTED_* opcodes delegate to a cold function to keep
             // the hot instruction loop free of monitoring overhead.
