@@ -5385,16 +5385,20 @@ impl ExecutingFrame<'_> {
     ) -> FrameResult {
         let size = u32::from(arg) as usize;
         let obj = self.top_value();
-        if let Some(tuple) = obj.downcast_ref_if_exact::<PyTuple>(vm) {
-            let elements = tuple.as_slice();
-            if elements.len() == size {
-                let elems: Vec<_> = elements.to_vec();
-                self.pop_stackref();
-                for elem in elems.into_iter().rev() {
-                    self.push_value(elem);
-                }
-                return Ok(None);
+        if obj
+            .downcast_ref_if_exact::<PyTuple>(vm)
+            .is_some_and(|tuple| tuple.len() == size)
+        {
+            // The popped entry keeps the tuple alive while its items go onto
+            // the stack, last first, as CPython's UNPACK_SEQUENCE_TUPLE copies
+            // them: no list of them is made on the way.
+            let held = self.pop_stackref();
+            // SAFETY: `held` is the entry just checked to be an exact tuple.
+            let tuple = unsafe { held.as_object().downcast_unchecked_ref::<PyTuple>() };
+            for elem in tuple.as_slice().iter().rev() {
+                self.push_value(elem.clone());
             }
+            return Ok(None);
         }
         self.unpack_sequence(size as u32, vm)
     }
@@ -5408,17 +5412,22 @@ impl ExecutingFrame<'_> {
     ) -> FrameResult {
         let size = u32::from(arg) as usize;
         let obj = self.top_value();
-        if let Some(list) = obj.downcast_ref_if_exact::<PyList>(vm) {
-            let vec = list.borrow_vec();
-            if vec.len() == size {
-                let elems: Vec<_> = vec.to_vec();
-                drop(vec);
-                self.pop_stackref();
-                for elem in elems.into_iter().rev() {
-                    self.push_value(elem);
+        if obj.downcast_ref_if_exact::<PyList>(vm).is_some() {
+            // As for a tuple, no list of the items is made on the way. The
+            // length is checked under the same borrow the items are copied
+            // under, so that no other thread can change it in between.
+            let held = self.pop_stackref();
+            // SAFETY: `held` is the entry just checked to be an exact list.
+            let list = unsafe { held.as_object().downcast_unchecked_ref::<PyList>() };
+            let elements = list.borrow_vec();
+            if elements.len() == size {
+                for elem in elements.iter().rev() {
+                    self.push_value(elem.clone());
                 }
                 return Ok(None);
             }
+            drop(elements);
+            self.push_stackref_opt(Some(held));
         }
         self.unpack_sequence(size as u32, vm)
     }
