@@ -4781,10 +4781,11 @@ impl ExecutingFrame<'_> {
         }
     }
 
-    /// [`Self::execute_straight`] out of line, for the paths that reach a
-    /// straight-line instruction through `execute_instruction` (monitoring).
+    /// What `execute_instruction`'s own match leaves: a straight-line
+    /// instruction, out of line (monitoring reaches one as an instruction's
+    /// original form), or else an INSTRUMENTED_* opcode.
     #[inline(never)]
-    fn execute_straight_outlined(
+    fn execute_straight_or_instrumented(
         &mut self,
         instruction: Instruction,
         arg: bytecode::OpArg,
@@ -4792,7 +4793,7 @@ impl ExecutingFrame<'_> {
     ) -> FrameResult {
         match self.execute_straight(instruction, arg, vm)? {
             Straight::Next { .. } => Ok(None),
-            Straight::Other => unreachable!("{instruction:?} is not a straight-line instruction"),
+            Straight::Other => self.execute_instrumented(instruction, arg, vm),
         }
     }
 
@@ -5724,50 +5725,6 @@ impl ExecutingFrame<'_> {
             Instruction::ConvertValue { oparg: conversion } => {
                 self.convert_value(conversion.get(arg), vm)
             }
-            Instruction::Copy { .. }
-            | Instruction::LoadConstMortal
-            | Instruction::LoadConstImmortal
-            | Instruction::LoadSmallInt { .. }
-            | Instruction::LoadDeref { .. }
-            | Instruction::LoadFast { .. }
-            | Instruction::LoadFastLoadFast { .. }
-            | Instruction::LoadFastBorrow { .. }
-            | Instruction::LoadFastBorrowLoadFastBorrow { .. }
-            | Instruction::PopTop
-            | Instruction::PushNull
-            | Instruction::StoreFast { .. }
-            | Instruction::StoreFastLoadFast { .. }
-            | Instruction::StoreFastStoreFast { .. }
-            | Instruction::Swap { .. }
-            | Instruction::BinaryOpAddInt
-            | Instruction::BinaryOpSubtractInt
-            | Instruction::BinaryOpMultiplyInt
-            | Instruction::BinaryOpAddFloat
-            | Instruction::BinaryOpSubtractFloat
-            | Instruction::BinaryOpMultiplyFloat
-            | Instruction::BinaryOpSubscrListInt
-            | Instruction::BinaryOpSubscrTupleInt
-            | Instruction::BinaryOpSubscrDict
-            | Instruction::LoadGlobalModule
-            | Instruction::LoadGlobalBuiltin
-            | Instruction::LoadAttrInstanceValue
-            | Instruction::LoadAttrSlot
-            | Instruction::LoadAttrMethodWithValues
-            | Instruction::LoadAttrMethodNoDict
-            | Instruction::LoadAttrModule
-            | Instruction::StoreAttrInstanceValue
-            | Instruction::StoreAttrSlot
-            | Instruction::UnpackSequenceTwoTuple
-            | Instruction::UnpackSequenceTuple
-            | Instruction::UnpackSequenceList
-            | Instruction::StoreSubscrListInt
-            | Instruction::StoreSubscrDict
-            | Instruction::LoadAttrWithHint
-            | Instruction::StoreAttrWithHint
-            | Instruction::LoadAttrNondescriptorNoDict
-            | Instruction::LoadAttrNondescriptorWithValues
-            | Instruction::LoadAttrMethodLazyDict
-            | Instruction::LoadAttrClass => self.execute_straight_outlined(instruction, arg, vm),
             Instruction::CopyFreeVars { n } => {
                 let n = n.get(arg) as usize;
                 if n > 0 {
@@ -8611,9 +8568,11 @@ impl ExecutingFrame<'_> {
                     Ok(None)
                 }
             }
-            // All INSTRUMENTED_* opcodes delegate to a cold function to keep
-            // the hot instruction loop free of monitoring overhead.
-            _ => self.execute_instrumented(instruction, arg, vm),
+            // The straight-line instructions (which the dispatch loop runs
+            // before this match, and monitoring reaches here as an
+            // instruction's original form) and all INSTRUMENTED_* opcodes go to
+            // one cold function, keeping this match free of both.
+            _ => self.execute_straight_or_instrumented(instruction, arg, vm),
         }
     }
 
