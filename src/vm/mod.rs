@@ -1518,6 +1518,123 @@ result = repr((first, mapped, star, raised, recursion, events))
         );
     }
 
+    /// A call to a Python function from a warmed-up call site runs in its caller's dispatch loop: a
+    /// callee's exception reaching a handler (or a `finally`) in its caller, tracebacks, the frame
+    /// chain and a frame kept after its return, the recursion limit and calls after it, calls from a
+    /// generator body, bound methods, a tracer switched on in a callee, are what CPython 3.11 gives.
+    #[test]
+    fn calls_made_in_the_dispatch_loop_behave_as_cpython() {
+        let source = r#"import sys
+def names(tb):
+    out = []
+    while tb is not None:
+        out.append(tb.tb_frame.f_code.co_name)
+        tb = tb.tb_next
+    return out
+def leaf(x):
+    if x == 7:
+        raise KeyError(x)
+    return x * 2
+def middle(x):
+    try:
+        return leaf(x) + 1
+    finally:
+        log.append(('finally', x))
+def top(x):
+    try:
+        return middle(x)
+    except KeyError as e:
+        return ('caught', e.args, names(e.__traceback__))
+log = []
+warm = [top(i) for i in range(10)]
+def chain():
+    f = sys._getframe()
+    out = []
+    while f is not None and len(out) < 4:
+        out.append(f.f_code.co_name)
+        f = f.f_back
+    return out
+def via_a():
+    return chain()
+def via_b():
+    return via_a()
+chains = []
+for _ in range(5):
+    chains.append(via_b())
+def keep():
+    return sys._getframe()
+def keeper():
+    return keep()
+kept = [keeper() for _ in range(5)]
+backs = [(k.f_code.co_name, k.f_back.f_code.co_name if k.f_back else None) for k in kept]
+def deep(n):
+    return deep(n + 1)
+for _ in range(3):
+    try:
+        deep(0)
+        recursion = None
+    except RecursionError:
+        recursion = 'RecursionError'
+after_recursion = [leaf(i) for i in range(3)]
+def gen(xs):
+    for x in xs:
+        try:
+            yield top(x)
+        except GeneratorExit:
+            raise
+def gen_catch(xs):
+    for x in xs:
+        try:
+            yield leaf(x)
+        except KeyError:
+            yield 'gen caught'
+from_gen = list(gen(range(6, 9)))
+caught_in_gen = list(gen_catch([5, 6, 7, 8]))
+summed = sum(leaf(x) for x in range(7))
+class Acc:
+    def __init__(self):
+        self.total = 0
+    def add(self, x):
+        self.total += leaf(x)
+        return self
+a = Acc()
+for i in range(7):
+    a.add(i)
+try:
+    a.add(7)
+    method_raise = None
+except KeyError as e:
+    method_raise = names(e.__traceback__)
+events = []
+def tracer(frame, event, arg):
+    if event in ('call', 'return', 'exception'):
+        events.append((event, frame.f_code.co_name))
+    return tracer
+def turn_on():
+    sys.settrace(tracer)
+    return 1
+def outer_on():
+    v = turn_on()
+    return v + leaf(1)
+for _ in range(4):
+    outer_on()
+    sys.settrace(None)
+def unbound_local():
+    return missing_name_here
+def calls_unbound():
+    try:
+        return unbound_local()
+    except NameError as e:
+        return type(e).__name__
+unbound = [calls_unbound() for _ in range(4)]
+result = repr((warm, log[-3:], chains, backs, recursion, after_recursion, from_gen, caught_in_gen, summed, a.total, method_raise, events, unbound))
+"#;
+        assert_module_result(
+            source,
+            "([1, 3, 5, 7, 9, 11, 13, ('caught', (7,), ['top', 'middle', 'leaf']), 17, 19], [('finally', 6), ('finally', 7), ('finally', 8)], [['chain', 'via_a', 'via_b', '<module>'], ['chain', 'via_a', 'via_b', '<module>'], ['chain', 'via_a', 'via_b', '<module>'], ['chain', 'via_a', 'via_b', '<module>'], ['chain', 'via_a', 'via_b', '<module>']], [('keep', 'keeper'), ('keep', 'keeper'), ('keep', 'keeper'), ('keep', 'keeper'), ('keep', 'keeper')], 'RecursionError', [0, 2, 4], [13, ('caught', (7,), ['top', 'middle', 'leaf']), 17], [10, 12, 'gen caught', 16], 42, 42, ['<module>', 'add', 'leaf'], [('call', 'leaf'), ('return', 'leaf'), ('call', 'leaf'), ('return', 'leaf'), ('call', 'leaf'), ('return', 'leaf'), ('call', 'leaf'), ('return', 'leaf')], ['NameError', 'NameError', 'NameError', 'NameError'])",
+        );
+    }
+
     /// A generator resumed from native code (`next`, `sum`, `list`, `str.join`, `send`) runs as CPython
     /// 3.11 runs it: its return value, the end, re-entry, PEP 479, its own handled exception kept apart
     /// from its caller's, `yield from`, a fresh generator refusing a value, and `gi_running`.

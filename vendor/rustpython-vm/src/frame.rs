@@ -1935,20 +1935,12 @@ pub enum ExecutionResult {
 #[derive(Clone, Copy)]
 pub(crate) struct GenCont {
     pub(crate) exit: u32,
-    /// Where the skipped `YIELD_VALUE` leaves `lasti`. Zero where a
-    /// suspended frame has no continuation at all, i.e. it is waiting on an
-    /// ordinary call rather than on a generator — no frame parked at a `SEND`
-    /// can have `lasti` 0, so the two never collide.
+    /// Where the skipped `YIELD_VALUE` leaves `lasti`; never 0, which no
+    /// frame parked at a `SEND` can have.
     pub(crate) resumed_at: u32,
 }
 
 impl GenCont {
-    /// The placeholder a frame waiting on an ordinary call carries.
-    pub(crate) const NONE: Self = Self {
-        exit: 0,
-        resumed_at: 0,
-    };
-
     /// Whether this is a real `yield from` continuation.
     #[inline]
     pub(crate) const fn is_some(self) -> bool {
@@ -2844,37 +2836,45 @@ pub(crate) fn trampoline_handle_exception(
     exception: &Py<PyBaseException>,
     vm: &VirtualMachine,
 ) -> FrameResult {
-    let mut exec = exec_iframe(iframe, Flatten::Nothing, vm);
+    exec_iframe(iframe, Flatten::Nothing, vm).handle_callee_exception(exception, vm)
+}
 
-    // lasti points past the call opcode and its inline caches. Do not
-    // decode those cache units: their bytes are not valid opcodes.
-    let idx = (exec.lasti() as usize).saturating_sub(1);
+/// A caller the dispatch loop left to run a callee in its place
+/// (`ExecutingFrame::enter_inline_callee`), and what the callee's end undoes.
+///
+/// The caller is the frame the callee's entry left behind in the frame chain
+/// (`callee_state.old_chain`).
+pub(crate) struct InlineCall {
+    callee_state: crate::vm::IframeEntryState,
+    /// The function called: it owns the code, globals, builtins and closure
+    /// the callee's frame borrows.
+    callee_owner: PyObjectRef,
+    /// The caller's own loop state, which its `ExecutingFrame` held.
+    caller_flatten: Flatten,
+    caller_monitoring_mask: u32,
+    caller_call_traced: bool,
+}
 
-    // Add traceback entry at the call site.
-    exec.push_traceback_entry(exception, idx, vm);
+// SAFETY: the VM is per-thread, and a record is pushed, read and popped only
+// by the dispatch loop of the thread that made it. Its pointers address that
+// thread's data stack or frames it keeps alive, and no record is left once the
+// outermost loop returns, so a VM handed to another thread carries none.
+unsafe impl Send for InlineCall {}
+// SAFETY: as above; no two threads ever reach the same record.
+unsafe impl Sync for InlineCall {}
 
-    exec.fire_exception_trace(exception, vm)?;
-    let exception = {
-        let mon_events = vm.state.monitoring_events.load();
-        if mon_events & MonitoringEvent::Raise.mask() != 0 {
-            let offset = idx as u32 * 2;
-            let exc_obj: PyObjectRef = exception.to_owned().into();
-            match monitoring::fire_raise(vm, exec.code, offset, &exc_obj) {
-                Ok(()) => exception.to_owned(),
-                Err(monitor_exc) => monitor_exc,
-            }
-        } else {
-            exception.to_owned()
+/// Free a finished callee's data stack frame.
+///
+/// # Safety
+/// `callee` must be a data stack frame no `ExecutingFrame` refers to any
+/// more, and the top of this thread's data stack.
+unsafe fn release_inline_callee(callee: *mut InterpreterFrame, vm: &VirtualMachine) {
+    // SAFETY: the caller's contract.
+    unsafe {
+        if let Some((base, size)) = (*callee).release_datastack_frame() {
+            vm.datastack_pop_frame(base, size);
         }
-    };
-
-    exec.unwind_blocks(
-        vm,
-        UnwindReason::Raising {
-            exception,
-            offset: idx as u32,
-        },
-    )
+    }
 }
 
 /// Borrow an `InterpreterFrame` as an `ExecutingFrame`.
@@ -3203,20 +3203,16 @@ pub(crate) struct ExecutingFrame<'a> {
     call_traced: bool,
 }
 
-/// How much of what a frame does the trampoline can take over.
+/// Whether a frame may hand a generator resume to the trampoline
+/// (`ExecutionResult::GenResume`). Calls are another matter: every frame
+/// makes them in its own dispatch loop (`ExecutingFrame::run_outcome`).
 #[derive(Clone, Copy, PartialEq, Eq)]
 pub(crate) enum Flatten {
-    /// Nothing: the frame is not running under the trampoline
-    /// (FrameObject-based execution), so it must not return `TailCall` or
-    /// `GenResume`.
+    /// No: nothing above the frame's loop would take the resume over (a
+    /// FrameObject-based run, or a callee running in its caller's loop).
     Nothing,
-    /// A generator or coroutine body: it may park a generator, but makes its
-    /// plain calls itself. Tail-calling them would mean re-entering the
-    /// trampoline on every resume, which for a body that yields often costs
-    /// more than the nested call it saves.
+    /// Yes: the frame runs under the trampoline.
     GenResume,
-    /// An ordinary frame under the trampoline: both.
-    CallAndGenResume,
 }
 
 #[inline(always)]
@@ -3955,6 +3951,49 @@ impl ExecutingFrame<'_> {
         }
     }
 
+    /// Handle an exception a callee raised at this frame's call: add the
+    /// call site to its traceback, then look for a handler here.
+    ///
+    /// Returns:
+    /// - `Ok(None)`: a handler was found, and this frame's loop runs on
+    /// - `Ok(Some(result))`: unwinding ended the frame with `result`
+    /// - `Err(exc)`: no handler; the exception goes on to this frame's caller
+    fn handle_callee_exception(
+        &mut self,
+        exception: &Py<PyBaseException>,
+        vm: &VirtualMachine,
+    ) -> FrameResult {
+        // lasti points past the call opcode and its inline caches. Do not
+        // decode those cache units: their bytes are not valid opcodes.
+        let idx = (self.lasti() as usize).saturating_sub(1);
+
+        // Add traceback entry at the call site.
+        self.push_traceback_entry(exception, idx, vm);
+
+        self.fire_exception_trace(exception, vm)?;
+        let exception = {
+            let mon_events = vm.state.monitoring_events.load();
+            if mon_events & MonitoringEvent::Raise.mask() != 0 {
+                let offset = idx as u32 * 2;
+                let exc_obj: PyObjectRef = exception.to_owned().into();
+                match monitoring::fire_raise(vm, self.code, offset, &exc_obj) {
+                    Ok(()) => exception.to_owned(),
+                    Err(monitor_exc) => monitor_exc,
+                }
+            } else {
+                exception.to_owned()
+            }
+        };
+
+        self.unwind_blocks(
+            vm,
+            UnwindReason::Raising {
+                exception,
+                offset: idx as u32,
+            },
+        )
+    }
+
     /// Run the frame until it returns, yields, raises, or leaves a call or a
     /// generator resume to the trampoline.
     #[inline(always)]
@@ -3964,9 +4003,119 @@ impl ExecutingFrame<'_> {
 
     /// The dispatch loop, its outcome returned as two machine words
     /// ([`RunOutcome`]) rather than through memory.
+    ///
+    /// A call to a Python function that a call handler prepared a frame for
+    /// (`ExecutionResult::TailCall`) is made here, in this same loop, as
+    /// CPython 3.11's `_PyEval_EvalFrameDefault` makes it: the caller is
+    /// recorded and the loop goes on with the callee in its place, and the
+    /// callee's return or exception brings the caller back. Leaving the loop
+    /// for the trampoline instead cost a return from it and a new entry for
+    /// the callee, and both again for the caller afterwards.
     #[inline(never)]
     fn run_outcome(&mut self, vm: &VirtualMachine) -> RunOutcome {
-        RunOutcome::from_result(self.run_loop(vm))
+        let base = vm.inline_call_depth();
+        loop {
+            let result = self.run_loop(vm);
+            if !matches!(result, Ok(ExecutionResult::TailCall)) && vm.inline_call_depth() == base {
+                return RunOutcome::from_result(result);
+            }
+            if let Some(result) = self.settle_inline_call(result, base, vm) {
+                return RunOutcome::from_result(result);
+            }
+        }
+    }
+
+    /// Act on what the loop stopped with while a call is being made in it:
+    /// enter the callee of a `TailCall`, or hand a callee's return value or
+    /// exception back to its caller. `None` means the loop runs on (in the
+    /// callee or the caller); otherwise this is the loop's own outcome, once
+    /// every call made in it since `base` has returned.
+    #[inline(never)]
+    fn settle_inline_call(
+        &mut self,
+        mut result: PyResult<ExecutionResult>,
+        base: usize,
+        vm: &VirtualMachine,
+    ) -> Option<PyResult<ExecutionResult>> {
+        loop {
+            let handled = match result {
+                Ok(ExecutionResult::TailCall) => {
+                    self.enter_inline_callee(vm);
+                    return None;
+                }
+                Ok(ExecutionResult::Return(value)) if vm.inline_call_depth() > base => {
+                    self.leave_inline_callee(vm);
+                    self.push_value(value);
+                    return None;
+                }
+                Err(exception) if vm.inline_call_depth() > base => {
+                    self.leave_inline_callee(vm);
+                    self.handle_callee_exception(&exception, vm)
+                }
+                Ok(ExecutionResult::Yield(_) | ExecutionResult::GenResume)
+                    if vm.inline_call_depth() > base =>
+                {
+                    unreachable!("a generator's result from a plain call frame")
+                }
+                result => return Some(result),
+            };
+            result = match handled {
+                // A handler in the caller takes it from here.
+                Ok(None) => return None,
+                Ok(Some(outcome)) => Ok(outcome),
+                Err(exception) => Err(exception),
+            };
+        }
+    }
+
+    /// Put the callee a call handler prepared (`set_pending_tailcall`) in
+    /// this frame's place, recording this frame as its caller.
+    fn enter_inline_callee(&mut self, vm: &VirtualMachine) {
+        let callee_owner = vm.take_pending_tailcall_owner();
+        let callee = vm.take_pending_tailcall();
+        // SAFETY: the handler just built the callee on this thread's data
+        // stack, and `callee_owner` keeps everything it borrows alive.
+        let callee_state = vm.link_iframe(unsafe { &mut *callee });
+        // The frame chain now runs from the callee back to this frame, which
+        // is where `leave_inline_callee` finds it again.
+        debug_assert!(core::ptr::eq(callee_state.old_chain, self.iframe));
+        vm.inline_call_push(InlineCall {
+            callee_state,
+            callee_owner,
+            caller_flatten: self.flatten,
+            caller_monitoring_mask: self.monitoring_mask,
+            caller_call_traced: self.call_traced,
+        });
+        // SAFETY: as above; from here on the callee is this loop's alone
+        // until `leave_inline_callee` releases it. Only the frame the loop
+        // was entered with can hand a generator resume out of it.
+        *self = exec_iframe(unsafe { &mut *callee }, Flatten::Nothing, vm);
+    }
+
+    /// Undo `enter_inline_callee` once the callee has finished: unlink and
+    /// release its frame and put its caller back in this frame's place.
+    fn leave_inline_callee(&mut self, vm: &VirtualMachine) {
+        let InlineCall {
+            callee_state,
+            callee_owner,
+            caller_flatten,
+            caller_monitoring_mask,
+            caller_call_traced,
+        } = vm.inline_call_pop();
+        let callee = self.iframe as *mut InterpreterFrame;
+        let caller = callee_state.old_chain as *mut InterpreterFrame;
+        // SAFETY: the caller is suspended below the callee on this thread
+        // and nothing else runs it; the callee's borrows end here.
+        *self = exec_iframe(unsafe { &mut *caller }, caller_flatten, vm);
+        // The caller goes on as it was, as if it had made the call itself.
+        self.monitoring_mask = caller_monitoring_mask;
+        self.call_traced = caller_call_traced;
+        vm.exit_iframe(callee_state);
+        // SAFETY: the callee has finished and no `ExecutingFrame` refers to
+        // it any more; its storage is the top of the data stack.
+        unsafe { release_inline_callee(callee, vm) };
+        // The callee's frame no longer borrows the function's fields.
+        drop(callee_owner);
     }
 
     #[inline(always)]
@@ -7317,7 +7466,7 @@ impl ExecutingFrame<'_> {
                     // No room check on the way to the trampoline: the frame is
                     // pushed with `datastack_push_frame`, which starts a new
                     // chunk itself when the current one is full.
-                    if self.flatten == Flatten::CallAndGenResume && !func.is_generator_like() {
+                    if !func.is_generator_like() {
                         self.tailcall_prepare_frame(nargs, self_or_null_is_some, vm);
                         return Ok(Some(ExecutionResult::TailCall));
                     }
@@ -7383,7 +7532,7 @@ impl ExecutingFrame<'_> {
                         }
                         // As for `CallPyExactArgs`: the trampoline's frame
                         // push makes its own room.
-                        if self.flatten == Flatten::CallAndGenResume && !func.is_generator_like() {
+                        if !func.is_generator_like() {
                             self.tailcall_prepare_bound_method_frame(
                                 nargs,
                                 bound_function,

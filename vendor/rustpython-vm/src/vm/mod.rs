@@ -148,6 +148,13 @@ pub struct VirtualMachine {
     /// UnsafeCell because the VM is per-thread and no reference into the Vec
     /// is held across anything that could push to it.
     trampoline_stack: core::cell::UnsafeCell<Vec<SuspendedFrame>>,
+    /// The callers the dispatch loop left to run a callee in their place
+    /// (`ExecutingFrame::run_outcome`), innermost last. Dispatch loops nest
+    /// strictly LIFO, so each owns the records above the length it found on
+    /// entry; one reused allocation keeps a call free of malloc.
+    /// UnsafeCell because the VM is per-thread and no reference into the Vec
+    /// is held across anything that could push to it.
+    inline_calls: core::cell::UnsafeCell<Vec<crate::frame::InlineCall>>,
 }
 
 /// Non-owning frame pointer for the non-unix threading frames stack.
@@ -1006,7 +1013,9 @@ struct PendingGenResume {
 /// the trampoline owes it when it finishes.
 ///
 /// The trampoline is entered with one frame already running — `Entry` or
-/// `GenEntry` — and pushes one record per frame it enters itself.
+/// `GenEntry` — and pushes one record per generator it resumes itself. Calls
+/// never reach it: the dispatch loop makes them in place
+/// (`ExecutingFrame::run_outcome`).
 enum FrameKind {
     /// The frame `run_frame_fast` was called with. Its caller allocated the
     /// data stack storage and releases it, but the `enter_iframe`
@@ -1017,22 +1026,9 @@ enum FrameKind {
     /// unlink it, so the trampoline touches neither the bookkeeping nor the
     /// storage; a `Yield` out of it is the trampoline's own result.
     GenEntry,
-    /// A data stack frame the trampoline itself entered for a `TailCall`.
-    Callee(IframeEntryState),
     /// A generator or coroutine frame the trampoline itself resumed for a
     /// `GenResume`.
     Gen(crate::coroutine::FlatResume),
-}
-
-impl FrameKind {
-    /// What a frame of this kind may hand back to the trampoline.
-    #[inline]
-    const fn flatten(&self) -> crate::frame::Flatten {
-        match self {
-            Self::Entry(_) | Self::Callee(_) => crate::frame::Flatten::CallAndGenResume,
-            Self::GenEntry | Self::Gen(_) => crate::frame::Flatten::GenResume,
-        }
-    }
 }
 
 /// Unique right to mutably run an interpreter frame in the trampoline.
@@ -1064,19 +1060,11 @@ impl TrampolineIFrame {
     }
 }
 
-/// Caller frame suspended by a TailCall in the trampoline.
+/// A frame suspended in the trampoline while a generator it resumes runs.
 struct SuspendedFrame {
     iframe: TrampolineIFrame,
     kind: FrameKind,
-    /// Function that owns the callee's raw pointers (code, globals, builtins,
-    /// closure, and func_obj). Moved from `vm.pending_tailcall_owner` when the
-    /// callee's TailCall is consumed.
-    /// Dropped as soon as this SuspendedFrame is popped — the callee has
-    /// returned or raised and its frame is already released by then.
-    callee_owner: Option<PyObjectRef>,
-    /// What this frame does with the outcome of the frame it entered.
-    /// `GenCont::NONE` for an ordinary call, whose return value is simply
-    /// pushed.
+    /// What this frame does with the outcome of the generator it resumed.
     cont: crate::frame::GenCont,
 }
 
@@ -1091,7 +1079,8 @@ unsafe impl Sync for SuspendedFrame {}
 
 /// What a finished frame hands back to the frame that entered it.
 enum Outcome {
-    /// A returned value, to push onto the caller's stack.
+    /// A value a resumed generator produced, to push onto its resumer's
+    /// stack.
     Value(PyObjectRef),
     /// A resumed generator came to an end, with the `StopIteration` value it
     /// ended on.
@@ -1285,6 +1274,7 @@ impl VirtualMachine {
             pending_tailcall_owner: core::cell::UnsafeCell::new(None),
             pending_gen_resume: core::cell::UnsafeCell::new(None),
             trampoline_stack: core::cell::UnsafeCell::new(Vec::new()),
+            inline_calls: core::cell::UnsafeCell::new(Vec::new()),
         };
 
         vm.builtins.init_dict(
@@ -1770,7 +1760,7 @@ impl VirtualMachine {
 
     /// Take the pending callee owner, resetting the side channel.
     #[inline(always)]
-    fn take_pending_tailcall_owner(&self) -> PyObjectRef {
+    pub(crate) fn take_pending_tailcall_owner(&self) -> PyObjectRef {
         unsafe { &mut *self.pending_tailcall_owner.get() }
             .take()
             .expect("TailCall without pending owner")
@@ -1822,6 +1812,36 @@ impl VirtualMachine {
         }
     }
 
+    /// Record a caller the dispatch loop left to run a callee in its place.
+    #[inline]
+    pub(crate) fn inline_call_push(&self, call: crate::frame::InlineCall) {
+        // SAFETY: per-thread VM; no reference into the Vec outlives this call.
+        let calls = unsafe { &mut *self.inline_calls.get() };
+        calls.reserve(1);
+        // SAFETY: `reserve` made room for one more record past `len`, which
+        // is written before `set_len` makes it visible.
+        unsafe {
+            calls.as_mut_ptr().add(calls.len()).write(call);
+            calls.set_len(calls.len() + 1);
+        }
+    }
+
+    /// Take back the innermost caller recorded by `inline_call_push`.
+    #[inline]
+    pub(crate) fn inline_call_pop(&self) -> crate::frame::InlineCall {
+        // SAFETY: per-thread VM; no reference into the Vec outlives this call.
+        unsafe { (*self.inline_calls.get()).pop() }
+            .expect("a callee returned with no caller recorded")
+    }
+
+    /// How many callers `inline_call_push` holds: the base a nested dispatch
+    /// loop must not pop below.
+    #[inline]
+    pub(crate) fn inline_call_depth(&self) -> usize {
+        // SAFETY: per-thread VM; no reference into the Vec outlives this call.
+        unsafe { (*self.inline_calls.get()).len() }
+    }
+
     /// How many frames the trampoline's shared stack holds; the base a nested
     /// invocation must not pop below.
     #[inline]
@@ -1832,7 +1852,7 @@ impl VirtualMachine {
 
     /// Take the pending tailcall frame pointer, resetting the side channel.
     #[inline(always)]
-    fn take_pending_tailcall(&self) -> *mut crate::frame::InterpreterFrame {
+    pub(crate) fn take_pending_tailcall(&self) -> *mut crate::frame::InterpreterFrame {
         self.pending_tailcall_frame
             .take()
             .expect("TailCall without pending frame")
@@ -1841,23 +1861,24 @@ impl VirtualMachine {
     }
 
     /// Run a stack-allocated InterpreterFrame without heap allocation.
-    /// Uses a trampoline loop to flatten Python-to-Python calls: when the
-    /// bytecode loop returns `TailCall`, the trampoline swaps to the new
-    /// frame without adding a Rust stack frame.
+    /// The Python functions it calls run in the same dispatch loop
+    /// (`ExecutingFrame::run_outcome`), without adding a Rust stack frame.
     #[inline(always)]
     pub fn run_frame_fast(&self, iframe: &mut crate::frame::InterpreterFrame) -> PyResult {
         use crate::frame::ExecutionResult;
 
         let entry_state = self.enter_iframe(iframe)?;
-        let result =
-            crate::frame::run_iframe(iframe, crate::frame::Flatten::CallAndGenResume, self);
+        let result = crate::frame::run_iframe(iframe, crate::frame::Flatten::GenResume, self);
 
         match result {
             Ok(ExecutionResult::Return(value)) => {
                 self.exit_iframe(entry_state);
                 Ok(value)
             }
-            Ok(first @ (ExecutionResult::TailCall | ExecutionResult::GenResume)) => {
+            Ok(ExecutionResult::TailCall) => {
+                unreachable!("a call is made in the dispatch loop")
+            }
+            Ok(first @ ExecutionResult::GenResume) => {
                 match self.run_trampoline(
                     iframe,
                     FrameKind::Entry(entry_state),
@@ -1920,27 +1941,14 @@ impl VirtualMachine {
         )
     }
 
-    /// Run a frame under the trampoline the way its kind calls for: an
-    /// ordinary frame may tail-call, a generator body may not.
+    /// Run a frame under the trampoline: it may hand it a generator to
+    /// resume in its place again.
     #[inline(always)]
     fn trampoline_run(
         &self,
         iframe: &mut crate::frame::InterpreterFrame,
-        kind: &FrameKind,
     ) -> PyResult<ExecutionResult> {
-        crate::frame::run_iframe(iframe, kind.flatten(), self)
-    }
-
-    /// Free a callee frame's data stack storage, if it still owns any.
-    #[inline]
-    fn release_trampoline_callee(&self, mut iframe: TrampolineIFrame) {
-        // SAFETY: the callee has finished; its storage is the top of this
-        // thread's data stack because frames are released in LIFO order.
-        unsafe {
-            if let Some((base, size)) = iframe.as_mut().release_datastack_frame() {
-                self.datastack_pop_frame(base, size);
-            }
-        }
+        crate::frame::run_iframe(iframe, crate::frame::Flatten::GenResume, self)
     }
 
     /// Resume a generator parked for the trampoline, walking straight down a
@@ -1978,7 +1986,6 @@ impl VirtualMachine {
                     self.trampoline_push(SuspendedFrame {
                         iframe,
                         kind: FrameKind::Gen(state),
-                        callee_owner: None,
                         cont,
                     });
                     jen = delegate;
@@ -2027,10 +2034,8 @@ impl VirtualMachine {
         let iframe = TrampolineIFrame::from_mut(iframe);
 
         /// What the loop does next. Deliberately small, and holding no frame
-        /// state: every ordinary Python-to-Python call passes through here.
+        /// state.
         enum Action {
-            /// Enter and run the data stack frame a `TailCall` prepared.
-            EnterCallee(TrampolineIFrame),
             /// Resume the generator a `GenResume` parked, walking down its
             /// `yield from` chain.
             ResumeGen {
@@ -2056,29 +2061,11 @@ impl VirtualMachine {
                 let kind = $kind;
                 match $result {
                     Ok(ExecutionResult::TailCall) => {
-                        let callee_owner = self.take_pending_tailcall_owner();
-                        // SAFETY: the callee was just allocated on this
-                        // thread's data stack; this is the first handle.
-                        let callee =
-                            unsafe { TrampolineIFrame::from_ptr(self.take_pending_tailcall()) };
-                        self.trampoline_push(SuspendedFrame {
-                            iframe,
-                            kind,
-                            callee_owner: Some(callee_owner),
-                            cont: crate::frame::GenCont::NONE,
-                        });
-                        Action::EnterCallee(callee)
+                        unreachable!("a call is made in the dispatch loop, not the trampoline")
                     }
                     Ok(ExecutionResult::GenResume) => {
                         let PendingGenResume { jen, value, cont } = self.take_pending_gen_resume();
-                        // The generator owns its own frame and everything the
-                        // frame borrows, so this record needs no callee owner.
-                        self.trampoline_push(SuspendedFrame {
-                            iframe,
-                            kind,
-                            callee_owner: None,
-                            cont,
-                        });
+                        self.trampoline_push(SuspendedFrame { iframe, kind, cont });
                         Action::ResumeGen { jen, value }
                     }
                     // The frame is done; undo the entry bookkeeping its kind
@@ -2098,20 +2085,6 @@ impl VirtualMachine {
                                 result => result,
                             };
                         }
-                        FrameKind::Callee(state) => {
-                            self.exit_iframe(state);
-                            self.release_trampoline_callee(iframe);
-                            match result {
-                                Ok(ExecutionResult::Return(value)) => {
-                                    Action::Deliver(Outcome::Value(value))
-                                }
-                                Ok(ExecutionResult::Yield(_)) => {
-                                    panic!("Yield in non-generator frame")
-                                }
-                                Ok(_) => unreachable!("unfinished frame result"),
-                                Err(exc) => Action::Deliver(Outcome::Raise(exc)),
-                            }
-                        }
                         FrameKind::Gen(state) => {
                             Action::Deliver(self.trampoline_finish_gen(state, result))
                         }
@@ -2127,12 +2100,7 @@ impl VirtualMachine {
                 value,
                 cont,
             } => {
-                self.trampoline_push(SuspendedFrame {
-                    iframe,
-                    kind,
-                    callee_owner: None,
-                    cont,
-                });
+                self.trampoline_push(SuspendedFrame { iframe, kind, cont });
                 Action::ResumeGen {
                     jen: delegate,
                     value,
@@ -2142,23 +2110,6 @@ impl VirtualMachine {
 
         loop {
             action = match action {
-                Action::EnterCallee(mut callee) => {
-                    match self.enter_iframe_unchecked(callee.as_mut()) {
-                        Ok(state) => {
-                            let result = crate::frame::run_iframe(
-                                callee.as_mut(),
-                                crate::frame::Flatten::CallAndGenResume,
-                                self,
-                            );
-                            dispatch!(callee, FrameKind::Callee(state), result)
-                        }
-                        Err(exc) => {
-                            self.release_trampoline_callee(callee);
-                            Action::Deliver(Outcome::Raise(exc))
-                        }
-                    }
-                }
-
                 Action::ResumeGen { jen, value } => match self.trampoline_resume_gen(jen, value) {
                     GenEntered::Ran {
                         iframe,
@@ -2175,18 +2126,10 @@ impl VirtualMachine {
                     let SuspendedFrame {
                         mut iframe,
                         kind,
-                        callee_owner,
                         cont,
                     } = self
                         .trampoline_pop(base)
                         .expect("trampoline outcome with no frame to deliver it to");
-                    // The callee's frame was released before this outcome was
-                    // formed, and a materialized frame object holds its own
-                    // references, so nothing borrows the callee's function any
-                    // more. Release it here, at the callee's return, rather
-                    // than holding it across the caller's next stretch of
-                    // bytecode.
-                    drop(callee_owner);
                     match outcome {
                         // A frame parked mid `yield from` re-yields what its
                         // delegate produced, running no instruction of its own.
@@ -2213,7 +2156,7 @@ impl VirtualMachine {
                         }
                         Outcome::Value(value) => {
                             iframe.as_mut().localsplus.push_stack(value);
-                            let result = self.trampoline_run(iframe.as_mut(), &kind);
+                            let result = self.trampoline_run(iframe.as_mut());
                             dispatch!(iframe, kind, result)
                         }
                         Outcome::GenStop(value) => {
@@ -2227,7 +2170,7 @@ impl VirtualMachine {
                                 cont,
                                 self,
                             ) {
-                                Ok(()) => self.trampoline_run(iframe.as_mut(), &kind),
+                                Ok(()) => self.trampoline_run(iframe.as_mut()),
                                 Err(exc) => Err(exc),
                             };
                             dispatch!(iframe, kind, result)
@@ -2239,7 +2182,7 @@ impl VirtualMachine {
                                 self,
                             ) {
                                 // Handler found — resume the caller's loop.
-                                Ok(None) => self.trampoline_run(iframe.as_mut(), &kind),
+                                Ok(None) => self.trampoline_run(iframe.as_mut()),
                                 Ok(Some(result)) => Ok(result),
                                 Err(exc) => Err(exc),
                             };
@@ -2766,7 +2709,18 @@ impl VirtualMachine {
         if self.check_c_stack_overflow() {
             return Err(self.new_recursion_error(String::new()));
         }
+        Ok(self.link_iframe(iframe))
+    }
 
+    /// Push `iframe` onto the frame chain with no check at all: the Python
+    /// recursion depth was checked by the call handler, and a frame run in
+    /// its caller's dispatch loop (`ExecutingFrame::run_outcome`) takes no
+    /// native stack.
+    #[inline(always)]
+    pub(crate) fn link_iframe(
+        &self,
+        iframe: &mut crate::frame::InterpreterFrame,
+    ) -> IframeEntryState {
         self.recursion_depth.update(|d| d + 1);
 
         let iframe_ptr = iframe as *const crate::frame::InterpreterFrame;
@@ -2785,12 +2739,12 @@ impl VirtualMachine {
             None
         };
 
-        Ok(IframeEntryState {
+        IframeEntryState {
             iframe_ptr,
             old_chain,
             saved_exc,
             save_exc,
-        })
+        }
     }
 
     /// Pop `iframe` from the frame chain: sync materialized state, restore

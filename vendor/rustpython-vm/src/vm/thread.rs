@@ -1491,6 +1491,7 @@ impl VirtualMachine {
             pending_tailcall_owner: core::cell::UnsafeCell::new(None),
             pending_gen_resume: core::cell::UnsafeCell::new(None),
             trampoline_stack: core::cell::UnsafeCell::new(Vec::new()),
+            inline_calls: core::cell::UnsafeCell::new(Vec::new()),
         };
         ThreadedVirtualMachine { vm }
     }
