@@ -4211,7 +4211,7 @@ impl ExecutingFrame<'_> {
             // pays for.
             let result = match self.execute_straight(op, arg, vm) {
                 Ok(Straight::Next { caches }) => {
-                    idx = lasti_before + caches;
+                    idx += 1 + caches;
                     continue;
                 }
                 Ok(Straight::Other) => self.execute_instruction(op, arg, vm),
