@@ -1845,7 +1845,7 @@ impl Straight {
 /// The enum itself is returned through memory, written as two 8-byte stores,
 /// and its callers move it on with one 16-byte copy: a load the store buffer
 /// cannot forward from two narrower stores, so every frame run (each Python
-/// call the trampoline makes, each generator resume) stalled on it. Made and
+/// call the trampoline made, each generator resume) stalled on it. Made and
 /// taken apart only at the dispatch loop's own boundary, so the references it
 /// carries never outlive the two inlined conversions.
 struct RunOutcome {
@@ -1896,9 +1896,10 @@ impl RunOutcome {
 pub enum ExecutionResult {
     Return(PyObjectRef),
     Yield(PyObjectRef),
-    /// The bytecode loop wants to tail-call into a new frame that has
-    /// already been prepared on the datastack. The trampoline reads the
-    /// pending frame pointer from `vm.pending_tailcall_frame`.
+    /// A call handler prepared a callee's frame on the data stack for the
+    /// dispatch loop to run in the caller's place
+    /// (`ExecutingFrame::run_outcome`, which reads it from
+    /// `vm.pending_tailcall_frame`). Never leaves that loop.
     TailCall,
     /// The bytecode loop wants a generator or coroutine resumed in this same
     /// eval loop rather than through a nested `Coro::send`. The trampoline
@@ -2687,9 +2688,10 @@ impl Py<FrameObject> {
     /// Resume a suspended generator or coroutine body, pushing `value` as the
     /// result of the `yield` it stopped at.
     ///
-    /// The body runs under the same trampoline that flattens ordinary
-    /// Python-to-Python calls, so the plain calls it makes cost no Rust stack.
-    /// The caller (`resume_gen_frame`) owns the frame's chain bookkeeping.
+    /// The body runs under the trampoline, which can take over the generators
+    /// it delegates to; the plain calls it makes run in its own dispatch loop
+    /// and cost no Rust stack. The caller (`resume_gen_frame`) owns the frame's
+    /// chain bookkeeping.
     #[inline(always)]
     pub(crate) fn resume(
         &self,
@@ -3994,8 +3996,8 @@ impl ExecutingFrame<'_> {
         )
     }
 
-    /// Run the frame until it returns, yields, raises, or leaves a call or a
-    /// generator resume to the trampoline.
+    /// Run the frame until it returns, yields, raises, or leaves a generator
+    /// resume to the trampoline.
     #[inline(always)]
     fn run(&mut self, vm: &VirtualMachine) -> PyResult<ExecutionResult> {
         self.run_outcome(vm).into_result()
@@ -7463,9 +7465,9 @@ impl ExecutingFrame<'_> {
                     if self.specialization_call_recursion_guard(vm) {
                         return self.execute_call_vectorcall(nargs, vm);
                     }
-                    // No room check on the way to the trampoline: the frame is
-                    // pushed with `datastack_push_frame`, which starts a new
-                    // chunk itself when the current one is full.
+                    // No room check for a call the dispatch loop makes: the
+                    // frame is pushed with `datastack_push_frame`, which
+                    // starts a new chunk itself when the current one is full.
                     if !func.is_generator_like() {
                         self.tailcall_prepare_frame(nargs, self_or_null_is_some, vm);
                         return Ok(Some(ExecutionResult::TailCall));
@@ -7530,8 +7532,8 @@ impl ExecutingFrame<'_> {
                         if self.specialization_call_recursion_guard(vm) {
                             return self.execute_call_vectorcall(nargs, vm);
                         }
-                        // As for `CallPyExactArgs`: the trampoline's frame
-                        // push makes its own room.
+                        // As for `CallPyExactArgs`: the frame push makes its
+                        // own room.
                         if !func.is_generator_like() {
                             self.tailcall_prepare_bound_method_frame(
                                 nargs,
@@ -12502,8 +12504,9 @@ impl ExecutingFrame<'_> {
             }
         }
 
-        // Pop the callable and transfer ownership to the trampoline. This one
-        // reference keeps every field borrowed by the callee frame alive.
+        // Pop the callable and hand it to the dispatch loop with the frame.
+        // This one reference keeps every field borrowed by the callee frame
+        // alive.
         let callable = self.pop_value();
         vm.set_pending_tailcall_owner(callable);
 

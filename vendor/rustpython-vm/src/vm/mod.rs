@@ -126,14 +126,15 @@ pub struct VirtualMachine {
     /// Active Context stack for this thread and interpreter (PEP 567 / contextvars)
     pub context_stack: RefCell<Vec<PyObjectRef>>,
     pub(crate) callable_cache: CallableCache,
-    /// Side channel for TailCall: the bytecode loop stores the new frame
-    /// pointer here before returning `ExecutionResult::TailCall`.
-    /// Access only via `set_pending_tailcall` / `take_pending_tailcall`.
+    /// Side channel for TailCall: a call handler stores the callee's frame
+    /// pointer here before returning `ExecutionResult::TailCall` to its
+    /// dispatch loop. Access only via `set_pending_tailcall` /
+    /// `take_pending_tailcall`.
     pending_tailcall_frame: Cell<Option<PendingFrame>>,
     /// Owned reference that keeps callee raw pointers valid during TailCall.
-    /// Set by the exact-call handlers and moved into the trampoline's
-    /// `SuspendedFrame`. Uses UnsafeCell because the VM is per-thread and this
-    /// field is only accessed on the owning thread.
+    /// Set by the exact-call handlers and moved into the dispatch loop's
+    /// `InlineCall` record. Uses UnsafeCell because the VM is per-thread and
+    /// this field is only accessed on the owning thread.
     pending_tailcall_owner: core::cell::UnsafeCell<Option<PyObjectRef>>,
     /// Side channel for GenResume, the counterpart of `pending_tailcall_*`:
     /// the bytecode loop parks the generator to resume, the value to send it
@@ -1740,10 +1741,10 @@ impl VirtualMachine {
         }
     }
 
-    /// Store a callee frame pointer for the trampoline to pick up after
+    /// Store a callee frame pointer for the dispatch loop to pick up after
     /// `TailCall` is returned. The pointed-to InterpreterFrame must live
-    /// on the current thread's datastack and remain valid until the
-    /// trampoline calls `take_pending_tailcall`.
+    /// on the current thread's datastack and remain valid until the loop
+    /// calls `take_pending_tailcall`.
     #[inline(always)]
     pub(crate) fn set_pending_tailcall(&self, iframe: &mut crate::frame::InterpreterFrame) {
         self.pending_tailcall_frame
@@ -1897,9 +1898,9 @@ impl VirtualMachine {
     }
 
     /// Run the body of a generator or coroutine whose frame is already linked
-    /// into the frame chain (see `resume_gen_frame`), flattening the ordinary
-    /// Python calls it makes through the same trampoline `run_frame_fast`
-    /// uses.
+    /// into the frame chain (see `resume_gen_frame`), under the trampoline,
+    /// which takes over the generators it delegates to (`yield from`,
+    /// `await`); its plain calls run in its own dispatch loop.
     ///
     /// The frame is heap-resident and its resume bookkeeping belongs to the
     /// caller, so the trampoline neither enters nor exits it and hands back
