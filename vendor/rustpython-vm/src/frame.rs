@@ -2857,6 +2857,46 @@ pub(crate) struct InlineCall {
     caller_call_traced: bool,
 }
 
+impl InlineCall {
+    /// Move this record into `slot`, one field at a time.
+    ///
+    /// A record built whole and then copied in was assembled on the stack
+    /// with one-, two- and four-byte stores and read back with 16-byte loads,
+    /// which the store buffer cannot forward: a stall on every call.
+    ///
+    /// # Safety
+    /// `slot` must be valid for writes of an `InlineCall`; what it held is
+    /// overwritten without being dropped.
+    #[inline(always)]
+    pub(crate) unsafe fn write_to(self, slot: *mut Self) {
+        let Self {
+            callee_state,
+            callee_owner,
+            caller_flatten,
+            caller_monitoring_mask,
+            caller_call_traced,
+        } = self;
+        let crate::vm::IframeEntryState {
+            iframe_ptr,
+            old_chain,
+            saved_exc,
+            save_exc,
+        } = callee_state;
+        // SAFETY: the caller's contract; each field is written exactly once.
+        unsafe {
+            let state = &raw mut (*slot).callee_state;
+            (&raw mut (*state).iframe_ptr).write(iframe_ptr);
+            (&raw mut (*state).old_chain).write(old_chain);
+            (&raw mut (*state).saved_exc).write(saved_exc);
+            (&raw mut (*state).save_exc).write(save_exc);
+            (&raw mut (*slot).callee_owner).write(callee_owner);
+            (&raw mut (*slot).caller_flatten).write(caller_flatten);
+            (&raw mut (*slot).caller_monitoring_mask).write(caller_monitoring_mask);
+            (&raw mut (*slot).caller_call_traced).write(caller_call_traced);
+        }
+    }
+}
+
 // SAFETY: the VM is per-thread, and a record is pushed, read and popped only
 // by the dispatch loop of the thread that made it. Its pointers address that
 // thread's data stack or frames it keeps alive, and no record is left once the

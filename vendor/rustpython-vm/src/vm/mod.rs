@@ -1822,7 +1822,7 @@ impl VirtualMachine {
         // SAFETY: `reserve` made room for one more record past `len`, which
         // is written before `set_len` makes it visible.
         unsafe {
-            calls.as_mut_ptr().add(calls.len()).write(call);
+            call.write_to(calls.as_mut_ptr().add(calls.len()));
             calls.set_len(calls.len() + 1);
         }
     }
