@@ -1804,24 +1804,27 @@ unsafe impl Traverse for FrameObject {
     }
 }
 
-/// What [`ExecutingFrame::execute_straight`] did with an instruction.
+/// What [`ExecutingFrame::execute_straight`] did with an instruction: how
+/// far past it the next instruction is (one unit, plus its inline cache
+/// entries) when it ran and fell through, or zero ([`Straight::OTHER`]) when
+/// it is not a straight-line instruction and `execute_instruction` runs it.
+///
+/// One integer rather than an enum with a payload: the loop's merge of an
+/// enum's tag and payload, coming from some hundred arms, was kept as one
+/// packed word half re-read from the stack, several instructions on every
+/// straight-line instruction where adding the step takes one.
 #[derive(Clone, Copy)]
-enum Straight {
-    /// It ran and fell through to the next instruction, which follows its
-    /// `caches` inline cache entries.
-    Next { caches: u32 },
-    /// It is not a straight-line instruction; `execute_instruction` runs it.
-    Other,
-}
+struct Straight(u32);
 
 impl Straight {
+    /// Not a straight-line instruction.
+    const OTHER: Self = Self(0);
+
     /// `instruction` ran and fell through. Inside a match arm the instruction
-    /// is known, so its cache count folds to a constant.
+    /// is known, so its step folds to a constant.
     #[inline(always)]
     fn past(instruction: Instruction) -> Self {
-        Self::Next {
-            caches: instruction.cache_entries() as u32,
-        }
+        Self(1 + instruction.cache_entries() as u32)
     }
 
     /// The outcome of a straight-line instruction whose handler reports it in
@@ -4252,11 +4255,11 @@ impl ExecutingFrame<'_> {
             // leaves out the checks below, which every other instruction
             // pays for.
             let result = match self.execute_straight(op, arg, vm) {
-                Ok(Straight::Next { caches }) => {
-                    idx += 1 + caches;
+                Ok(Straight(step)) if step != 0 => {
+                    idx += step;
                     continue;
                 }
-                Ok(Straight::Other) => self.execute_instruction(op, arg, vm),
+                Ok(_) => self.execute_instruction(op, arg, vm),
                 Err(exception) => Err(exception),
             };
             // Skip inline cache entries if instruction fell through (no jump).
@@ -4720,7 +4723,7 @@ impl ExecutingFrame<'_> {
     /// never jumps and never ends the frame's run. These are the moves between
     /// the locals and the value stack, and the specialized forms of arithmetic,
     /// subscripts, unpacking and attribute and global access (their fallbacks
-    /// included). [`Straight::Other`] for any other instruction, which is left
+    /// included). [`Straight::OTHER`] for any other instruction, which is left
     /// to `execute_instruction`.
     ///
     /// The dispatch loop tries these first. One that falls through is followed
@@ -4968,7 +4971,7 @@ impl ExecutingFrame<'_> {
             Instruction::LoadAttrClass => {
                 Straight::after(instruction, self.exec_load_attr_class(arg, vm))
             }
-            _ => Ok(Straight::Other),
+            _ => Ok(Straight::OTHER),
         }
     }
 
@@ -4983,8 +4986,8 @@ impl ExecutingFrame<'_> {
         vm: &VirtualMachine,
     ) -> FrameResult {
         match self.execute_straight(instruction, arg, vm)? {
-            Straight::Next { .. } => Ok(None),
-            Straight::Other => self.execute_instrumented(instruction, arg, vm),
+            Straight(0) => self.execute_instrumented(instruction, arg, vm),
+            Straight(_) => Ok(None),
         }
     }
 
