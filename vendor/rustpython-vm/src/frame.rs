@@ -1809,9 +1809,9 @@ unsafe impl Traverse for FrameObject {
 /// entries) when it ran and fell through, or zero ([`Straight::OTHER`]) when
 /// it is not a straight-line instruction and `execute_instruction` runs it.
 ///
-/// One integer rather than an enum with a payload: the loop's merge of an
-/// enum's tag and payload, coming from some hundred arms, was kept as one
-/// packed word half re-read from the stack, several instructions on every
+/// One integer rather than an enum with a payload: merging an enum's tag and
+/// payload out of some hundred arms, LLVM kept them as one packed word with
+/// half of it re-read from the stack, several instructions on every
 /// straight-line instruction where adding the step takes one.
 #[derive(Clone, Copy)]
 struct Straight(u32);
