@@ -576,6 +576,54 @@ fn the_unseen_benchmark_programs_run_in_both_engines() {
     each_program_runs_to_one_value_in_both_engines("bench/unseen", "\nreturn main()\n", 7);
 }
 
+/// `bench/compare` with no option measures everything for half an hour and rewrites docs/benchmarks.md,
+/// so an option it does not know (a typo, `--help`) must not fall through to that: `--help` prints the
+/// usage and measures nothing, and anything else is refused before anything starts.
+#[test]
+fn bench_compare_explains_itself_and_refuses_options_it_does_not_know() {
+    let script = Path::new(env!("CARGO_MANIFEST_DIR")).join("bench/compare");
+    let run = |args: &[&str]| {
+        Command::new("python3")
+            .arg(&script)
+            .args(args)
+            .output()
+            .expect("python3 runs")
+    };
+    for help in ["--help", "-h"] {
+        let out = run(&[help]);
+        assert_eq!(out.status.code(), Some(0), "{help}: {}", text(&out.stderr));
+        assert!(
+            text(&out.stdout).contains("bench/compare --programs DIR"),
+            "{help}: {}",
+            text(&out.stdout)
+        );
+        assert!(
+            text(&out.stderr).is_empty(),
+            "{help}: {}",
+            text(&out.stderr)
+        );
+    }
+    for wrong in [&["--quik"][..], &["--cpu", "extra"], &["--programs"]] {
+        let out = run(wrong);
+        assert_eq!(
+            out.status.code(),
+            Some(2),
+            "{wrong:?}: {}",
+            text(&out.stderr)
+        );
+        assert!(
+            text(&out.stderr).starts_with("bench/compare: "),
+            "{wrong:?}: {}",
+            text(&out.stderr)
+        );
+        assert!(
+            text(&out.stdout).is_empty(),
+            "{wrong:?}: {}",
+            text(&out.stdout)
+        );
+    }
+}
+
 /// Runs every `*.py` under `dir` (relative to the crate; at least `at_least` of them), with `tail`
 /// appended, with process isolation and in process; each must end with a value, the same in both.
 fn each_program_runs_to_one_value_in_both_engines(dir: &str, tail: &str, at_least: usize) {
