@@ -1635,6 +1635,68 @@ result = repr((warm, log[-3:], chains, backs, recursion, after_recursion, from_g
         );
     }
 
+    /// `sys.monitoring` sees what CPython 3.13 reports for the same module, here once a function has
+    /// run long enough to specialize: its start and return, every line (the straight-line
+    /// instructions that begin one run through the instrumented path), the calls it makes, and a
+    /// raise in a callee and in its caller; and nothing once its events are switched off again.
+    #[test]
+    fn sys_monitoring_reports_what_cpython_reports() {
+        let source = r#"import sys
+mon = sys.monitoring
+E = mon.events
+TOOL = 3
+mon.use_tool_id(TOOL, "probe")
+seen = []
+def on_start(code, offset):
+    seen.append(('start', code.co_name))
+def on_return(code, offset, value):
+    seen.append(('return', code.co_name, value))
+def on_line(code, line):
+    seen.append(('line', code.co_name, line - code.co_firstlineno))
+def on_call(code, offset, callable, arg0):
+    name = getattr(callable, '__name__', None)
+    if name in ('leaf', 'len'):
+        seen.append(('call', code.co_name, name))
+def on_raise(code, offset, exc):
+    seen.append(('raise', code.co_name, type(exc).__name__))
+mon.register_callback(TOOL, E.PY_START, on_start)
+mon.register_callback(TOOL, E.PY_RETURN, on_return)
+mon.register_callback(TOOL, E.LINE, on_line)
+mon.register_callback(TOOL, E.CALL, on_call)
+mon.register_callback(TOOL, E.RAISE, on_raise)
+def leaf(x):
+    return x * 2
+def work(xs):
+    total = 0
+    for x in xs:
+        y = x + 1
+        total += leaf(y)
+    n = len(xs)
+    pair = (total, n)
+    a, b = pair
+    return a - b
+def fails(d):
+    return d['missing']
+warm = [work([1, 2]) for _ in range(40)]
+mon.set_local_events(TOOL, work.__code__, E.PY_START | E.PY_RETURN | E.LINE | E.CALL)
+mon.set_events(TOOL, E.RAISE)
+traced = work([3, 4])
+try:
+    fails({})
+except KeyError:
+    pass
+mon.set_local_events(TOOL, work.__code__, 0)
+mon.set_events(TOOL, 0)
+after = work([5])
+mon.free_tool_id(TOOL)
+result = repr((warm[-1], traced, after, seen))
+"#;
+        assert_module_result(
+            source,
+            "(8, 16, 11, [('start', 'work'), ('line', 'work', 1), ('line', 'work', 2), ('line', 'work', 3), ('line', 'work', 4), ('call', 'work', 'leaf'), ('line', 'work', 2), ('line', 'work', 3), ('line', 'work', 4), ('call', 'work', 'leaf'), ('line', 'work', 2), ('line', 'work', 5), ('call', 'work', 'len'), ('line', 'work', 6), ('line', 'work', 7), ('line', 'work', 8), ('return', 'work', 16), ('raise', 'fails', 'KeyError'), ('raise', '<module>', 'KeyError')])",
+        );
+    }
+
     /// A generator resumed from native code (`next`, `sum`, `list`, `str.join`, `send`) runs as CPython
     /// 3.11 runs it: its return value, the end, re-entry, PEP 479, its own handled exception kept apart
     /// from its caller's, `yield from`, a fresh generator refusing a value, and `gi_running`.
