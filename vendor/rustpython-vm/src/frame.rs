@@ -1813,7 +1813,7 @@ unsafe impl Traverse for FrameObject {
 /// payload out of some hundred arms, LLVM kept them as one packed word with
 /// half of it re-read from the stack, several instructions on every
 /// straight-line instruction where adding the step takes one.
-#[derive(Clone, Copy)]
+#[derive(Clone, Copy, PartialEq, Eq)]
 struct Straight(u32);
 
 impl Straight {
@@ -4986,7 +4986,7 @@ impl ExecutingFrame<'_> {
         vm: &VirtualMachine,
     ) -> FrameResult {
         match self.execute_straight(instruction, arg, vm)? {
-            Straight(0) => self.execute_instrumented(instruction, arg, vm),
+            Straight::OTHER => self.execute_instrumented(instruction, arg, vm),
             Straight(_) => Ok(None),
         }
     }
