@@ -161,7 +161,8 @@ fn a_source_the_compiler_cannot_hold_is_a_memory_error() {
 /// result is a GiB, a format width or precision of a billion, a set or dict that outgrows the budget.
 /// The vendored VM now checks those sizes first (vendor/README.md), and each is a `MemoryError` in
 /// both engines, with the host whole after it. So are `join` and `sorted` of an endless iterator, which
-/// collected it into a vector grown infallibly until a doubling was refused, and (session 36) `+` of two
+/// collected it into a vector grown infallibly until a doubling was refused (and `list` and `join` of an
+/// endless generator, whose items they take at its `yield`), and (session 36) `+` of two
 /// big strings, bytes or tuples, `bytes.hex`, `sorted` of a big list (its copy), and `str.split`,
 /// `bytes.rsplit` and `re.findall`/`sub`/`split` into tens of millions of pieces, and the `repr` of a list
 /// or tuple of tens of millions of items, and an f-string of two 100 MB parts, which aborted the in-process
@@ -186,6 +187,8 @@ fn growth_inside_the_vm_is_a_memory_error_not_an_abort() {
         "import itertools\nx = ''.join(itertools.repeat(''))",
         "import itertools\nx = b''.join(itertools.repeat(b''))",
         "import itertools\nx = sorted(itertools.repeat(1))",
+        "x = list(None for _ in iter(int, 1))",
+        "x = ''.join('' for _ in iter(int, 1))",
         "x = 'a' * 200_000_000\ny = x + x",
         "x = 'a' * 150_000_000\nx += x",
         "x = b'a' * 200_000_000\ny = x + x",

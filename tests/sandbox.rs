@@ -543,7 +543,8 @@ fn time_limit_ends_even_catch_all_loops() {
 /// The VM polls for the time limit's interrupt where CPython polls its eval breaker: on backward
 /// jumps and at `RESUME` (a frame's entry, a generator's resumption), not before every instruction.
 /// Every shape of endless run passes one of them: a plain loop, a loop that catches everything, a
-/// generator driven by a `for`, a generator expression a builtin drains, and a builtin that calls a
+/// generator driven by a `for`, a generator expression a builtin drains (`sum`, `list`, `str.join`
+/// take its items at its `yield`, in its own frame, which polls at its loop), and a builtin that calls a
 /// Python function forever with no backward jump in any Python frame, and builtins (`sum`, `max`,
 /// `any`, `set`, `dict.update`, `deque`, `filter`, `islice`) draining an endless iterator written in
 /// Rust, which run no Python frame at all: every item they take polls. Before, in process, those ran
@@ -564,6 +565,14 @@ fn the_time_limit_ends_endless_runs_of_every_shape() {
             "def gen():\n    while True:\n        yield 1\nfor _ in gen():\n    pass",
         ),
         ("generator expression", "sum(1 for _ in iter(int, 1))"),
+        (
+            "generator expression into a list",
+            "list(0 for _ in iter(int, 1))",
+        ),
+        (
+            "generator expression into a join",
+            "''.join('' for _ in iter(int, 1))",
+        ),
         (
             "builtin calling Python",
             "any(map(lambda x: False, iter(int, 1)))",

@@ -1780,6 +1780,208 @@ result = repr((steps, stop, after_end, reentry, pep479, exc_states, totals, sent
         );
     }
 
+    /// `sum` takes a generator's items at its `yield` without suspending it per item
+    /// (`yield_drain`), and nothing a snippet can see differs from CPython's item-by-item resumes:
+    /// an item the machine total cannot take (a 64-bit overflow, an object with `__radd__`, a
+    /// `str`) suspends the generator there, with `gi_running` false while `+` runs Python, and a
+    /// failing `+` leaves it resumable at the next item; an exception from the body closes it;
+    /// nested and delegating generators, the caller's handled exception, re-entry, a generator
+    /// that never yields, and a trace function and `sys.monitoring`, which see every suspension
+    /// and resumption. CPython 3.13's output for the same module (3.11's, but for `sys.monitoring`).
+    #[test]
+    fn generators_summed_in_their_own_frame_behave_as_resumed_per_item() {
+        let source = r#"import sys
+log = []
+class Loud:
+    def __radd__(self, other):
+        log.append(('radd', other, g.gi_running, g2 and g2.gi_running))
+        return other + 0.5
+def items():
+    try:
+        yield 1
+        yield True
+        yield 2**63 - 1
+        yield 5
+        yield 2.5
+        yield 2**60
+        yield Loud()
+        yield 0.25
+        log.append('body-after-loud')
+        yield 'x'
+        log.append('resumed-after-x')
+        yield 3
+    finally:
+        log.append('finally')
+g2 = None
+g = items()
+try:
+    sum(g)
+except TypeError as e:
+    log.append(repr(e))
+log.append(next(g))
+log.append(next(g, 'end'))
+def items2():
+    yield 1
+    yield 2
+    yield Loud()
+    yield 0.25
+    yield Loud()
+    yield 1
+    yield 2**53 + 1
+    log.append('before-x')
+    yield 'x'
+    log.append('after-x')
+    yield 4
+g2 = items2()
+try:
+    sum(g2)
+except TypeError as e:
+    log.append(repr(e))
+log.append((next(g2), next(g2, 'end')))
+def raises():
+    yield 1
+    yield 2
+    raise KeyError('mid')
+r = raises()
+try:
+    sum(r)
+except KeyError as e:
+    log.append(('raised', str(e), next(r, 'closed')))
+def inner(n):
+    for i in range(n):
+        yield i
+def nested():
+    for n in range(4):
+        yield sum(inner(n)) + sum(x * 0.5 for x in inner(n))
+def delegating():
+    yield 100
+    total = yield from inner(5)
+    yield from (sum(inner(3)) for _ in range(2))
+def exc_seen():
+    for _ in range(3):
+        yield 1 if sys.exc_info()[0] is KeyError else 100
+try:
+    raise KeyError('outer')
+except KeyError:
+    handled = sum(exc_seen())
+def me_again():
+    yield 1
+    yield sum(me)
+me = 0
+me = me_again()
+try:
+    sum(me)
+except ValueError as e:
+    log.append(repr(e))
+def watcher():
+    for _ in range(3):
+        yield int(w.gi_running)
+w = watcher()
+def one_line():
+    yield 1; yield 2; yield 3
+def early():
+    return
+    yield 1
+result = repr((sum(nested()), sum(delegating()), handled, sum(w), sum(one_line(), 10), sum(early()), sum(early(), 2.5), sum((x for x in [2**64, -2**64, 1])), sum(x / 4 for x in range(9)), log))
+def traced_gen():
+    for i in range(3):
+        yield i
+events = []
+def tracer(frame, event, arg):
+    if frame.f_code is traced_gen.__code__:
+        events.append((event, arg if event == 'return' else None))
+    return tracer
+sys.settrace(tracer)
+traced_total = sum(traced_gen())
+sys.settrace(None)
+mon = sys.monitoring
+mon.use_tool_id(4, 'drain')
+seen = []
+mon.register_callback(4, mon.events.PY_YIELD, lambda code, off, val: seen.append(('yield', val)))
+mon.register_callback(4, mon.events.PY_RESUME, lambda code, off: seen.append('resume'))
+mon.set_local_events(4, traced_gen.__code__, mon.events.PY_YIELD | mon.events.PY_RESUME)
+monitored_total = sum(traced_gen())
+mon.set_local_events(4, traced_gen.__code__, 0)
+mon.free_tool_id(4)
+result += ' | ' + repr((traced_total, events, monitored_total, seen, sum(traced_gen())))
+"#;
+        assert_module_result(
+            source,
+            r#"(6.0, 116, 3, 3, 16, 0, 2.5, 1, 9.0, [('radd', 1.0376293541461623e+19, False, None), 'body-after-loud', 'TypeError("unsupported operand type(s) for +: \'float\' and \'str\'")', 'resumed-after-x', 3, 'finally', 'end', ('radd', 3, False, False), ('radd', 3.75, False, False), 'before-x', 'TypeError("unsupported operand type(s) for +: \'float\' and \'str\'")', 'after-x', (4, 'end'), ('raised', "'mid'", 'closed'), "ValueError('generator already executing')"]) | (3, [('call', None), ('line', None), ('line', None), ('return', 0), ('call', None), ('line', None), ('line', None), ('return', 1), ('call', None), ('line', None), ('line', None), ('return', 2), ('call', None), ('line', None), ('return', None)], 3, [('yield', 0), 'resume', ('yield', 1), 'resume', ('yield', 2), 'resume'], 3)"#,
+        );
+    }
+
+    /// `list()`, `list.extend`, `tuple()`, `sorted()` and `str.join` take a generator's items at its
+    /// `yield` without suspending it per item (`yield_drain`), as CPython's item-by-item resumes
+    /// would give them: `extend` appends each item as it comes, so the generator sees the list grow
+    /// and can take from it; an item `join` refuses leaves the generator suspended after it; an
+    /// exception from the body closes it; re-entry is refused; items that compare in Python are
+    /// sorted after they are all in. CPython 3.11's (and 3.13's) output for the same module.
+    #[test]
+    fn generators_collected_in_their_own_frame_behave_as_resumed_per_item() {
+        let source = r#"log = []
+def gen(n):
+    for i in range(n):
+        yield str(i)
+lst = [0]
+def peeking():
+    for i in range(4):
+        log.append(len(lst))
+        yield i
+lst.extend(peeking())
+def growing():
+    for i in range(3):
+        yield lst.pop(0)
+lst.extend(growing())
+class Weird:
+    def __lt__(self, other):
+        log.append('lt')
+        return False
+def mixed():
+    yield 3
+    yield 1
+    yield 2
+def bad_join():
+    yield 'a'
+    yield 1
+    log.append('unreached')
+b = bad_join()
+try:
+    '-'.join(b)
+except TypeError as e:
+    log.append(str(e))
+log.append(next(b, 'closed?'))
+def boom():
+    yield 1
+    raise ValueError('boom')
+for make in (list, tuple, sorted, lambda g: '-'.join(map(str, g))):
+    bb = boom()
+    try:
+        make(bb)
+    except ValueError as e:
+        log.append((str(e), next(bb, 'closed')))
+def selfref():
+    yield 1
+    yield list(me)
+me = selfref()
+try:
+    list(me)
+except ValueError as e:
+    log.append(str(e))
+t = tuple(x * 2 for x in range(5))
+j = ', '.join(gen(4))
+s = sorted(x % 3 for x in range(7))
+l = list(gen(3))
+e = list(x for x in ())
+sw = sorted(Weird() for _ in range(2))
+result = repr((lst, t, j, s, l, e, len(sw), log, tuple(x for x in 'ab'), ''.join(c for c in 'xyz' if c != 'y')))
+"#;
+        assert_module_result(
+            source,
+            r#"([2, 3, 0, 0, 1], (0, 2, 4, 6, 8), '0, 1, 2, 3', [0, 0, 0, 1, 1, 2, 2], ['0', '1', '2'], [], 2, [1, 2, 3, 4, 'unreached', 'sequence item 1: expected str instance, int found', 'closed?', ('boom', 'closed'), ('boom', 'closed'), ('boom', 'closed'), ('boom', 'closed'), 'generator already executing', 'lt'], ('a', 'b'), 'xz')"#,
+        );
+    }
+
     /// A dict display (`{k: v, ...}`) is built presized: keys keep their first object and last value,
     /// an unhashable key is the `TypeError` it is, and the dict grows, shrinks and keeps its order
     /// afterwards as CPython 3.11's does.

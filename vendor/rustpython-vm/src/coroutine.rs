@@ -533,6 +533,13 @@ impl Coro {
         self.frame.load_owned()
     }
 
+    /// The frame a consumer's [`YieldSink`](crate::yield_drain::YieldSink) waits on while it
+    /// resumes this generator, if it still has one. Only compared, never dereferenced.
+    pub(crate) fn frame_for_drain(&self) -> Option<*const InterpreterFrame> {
+        self.frame_opt()
+            .map(|frame| frame.iframe() as *const InterpreterFrame)
+    }
+
     pub fn code(&self) -> PyRef<PyCode> {
         self.code.clone()
     }

@@ -3819,6 +3819,29 @@ impl ExecutingFrame<'_> {
         }
     }
 
+    /// Whether a consumer in Rust draining this generator (`sum`, `list`, ...) took the item
+    /// `YIELD_VALUE` is about to yield; if so the `None` a resume would send is pushed in its
+    /// place, and the frame runs on instead of suspending once per item (`crate::yield_drain`).
+    /// Tracing and monitoring see every suspension, so a frame they watch is not drained.
+    /// Out of line: the dispatch loop's other arms pay nothing for it.
+    #[inline(never)]
+    fn yield_taken_by_drain(&mut self, vm: &VirtualMachine) -> bool {
+        if vm.use_tracing.get() || self.monitoring_mask != 0 {
+            return false;
+        }
+        match vm.take_from_drained_frame(self.iframe, || self.pop_value()) {
+            None => false,
+            Some(Ok(())) => {
+                self.push_value(vm.ctx.none());
+                true
+            }
+            Some(Err(item)) => {
+                self.push_value(item);
+                false
+            }
+        }
+    }
+
     #[cold]
     #[inline(never)]
     fn fire_yield_value_events(&mut self, vm: &VirtualMachine) -> PyResult<bool> {
@@ -7118,6 +7141,9 @@ impl ExecutingFrame<'_> {
                 Ok(None)
             }
             Instruction::YieldValue { .. } => {
+                if self.yield_taken_by_drain(vm) {
+                    return Ok(None);
+                }
                 // The frame outlives this block from here on, so nothing it
                 // still holds may be a borrow of something else's slot.
                 self.localsplus.promote_stack();

@@ -104,6 +104,7 @@ pub mod utils;
 pub mod version;
 pub mod vm;
 pub mod warn;
+mod yield_drain;
 
 #[cfg(windows)]
 pub mod windows;

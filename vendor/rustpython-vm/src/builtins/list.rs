@@ -457,13 +457,22 @@ impl Py<PyList> {
                     .map_err(|_| vm.no_memory_error())?;
             }
         }
-        for item in iter.iter::<PyObjectRef>(vm)? {
-            let item = item?;
-            let mut elements = self.borrow_vec_mut();
-            if elements.len() == elements.capacity() {
-                elements.try_reserve(1).map_err(|_| vm.no_memory_error())?;
+        if iter
+            .as_ref()
+            .downcast_ref_if_exact::<super::PyGenerator>(vm)
+            .is_some()
+        {
+            // Each item is appended at its `yield`, as the loop below would between resumes.
+            crate::yield_drain::extend_from_generator(self, iter.as_ref(), vm)?;
+        } else {
+            for item in iter.iter::<PyObjectRef>(vm)? {
+                let item = item?;
+                let mut elements = self.borrow_vec_mut();
+                if elements.len() == elements.capacity() {
+                    elements.try_reserve(1).map_err(|_| vm.no_memory_error())?;
+                }
+                elements.push(item);
             }
-            elements.push(item);
         }
         {
             // Trim an excessive hint, preserving normal growth slack. Keep the

@@ -1379,6 +1379,9 @@ impl Py<PyStr> {
         if let Some(tuple) = iterable.downcast_ref_if_exact::<PyTuple>(vm) {
             return PyStr::join_items(&zelf, tuple.as_slice(), vm);
         }
+        if let Some(items) = crate::yield_drain::collect_generator(&iterable, vm) {
+            return PyStr::join_items(&zelf, &items?, vm);
+        }
         // `PyUnicode_Join()` reaches its elements through `PySequence_Fast()`,
         // which fills a list from the iterator and so asks it how long it is,
         // and which has its own wording for what it cannot iterate.

@@ -266,7 +266,10 @@ impl Constructor for PyTuple {
 
     fn py_new(_cls: &Py<PyType>, args: Self::Args, vm: &VirtualMachine) -> PyResult<Self> {
         let elements = if let OptionalArg::Present(iterable) = args.iterable {
-            iterable.try_to_value(vm)?
+            match crate::yield_drain::collect_generator(&iterable, vm) {
+                Some(items) => items?,
+                None => iterable.try_to_value(vm)?,
+            }
         } else {
             Vec::new()
         };

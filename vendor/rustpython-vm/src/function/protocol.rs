@@ -96,7 +96,7 @@ impl<T> ArgIterable<T> {
     ///
     /// This operation may fail if an exception is raised while invoking the
     /// `__iter__` method of the iterable object.
-    fn get_iter(&self, vm: &VirtualMachine) -> PyResult<PyIter> {
+    pub(crate) fn get_iter(&self, vm: &VirtualMachine) -> PyResult<PyIter> {
         Ok(PyIter::new(match self.iter_fn {
             Some(f) => f(self.iterable.clone(), vm)?,
             None => PySequenceIterator::new(self.iterable.clone(), vm)?.into_pyobject(vm),

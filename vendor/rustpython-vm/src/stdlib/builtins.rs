@@ -30,6 +30,7 @@ mod builtins {
         stdlib::sys,
         types::PyComparisonOp,
         vm::compile_mode::{CompileStart, CompilerFlags, compile_future_features_from_flags},
+        yield_drain::{YieldSink, next_declined},
     };
     use itertools::Itertools;
     use num_traits::{Signed, ToPrimitive};
@@ -1203,7 +1204,10 @@ mod builtins {
     fn sorted(iterable: PyObjectRef, opts: SortOptions, vm: &VirtualMachine) -> PyResult<PyList> {
         // `PySequence_List()`, so the room comes from what the iterable reports
         // rather than from its iterator.
-        let items = vm.extract_elements_sized(&iterable, &|| 0, Ok)?;
+        let items = match crate::yield_drain::collect_generator(&iterable, vm) {
+            Some(items) => items?,
+            None => vm.extract_elements_sized(&iterable, &|| 0, Ok)?,
+        };
         let lst = PyList::from(items);
         lst.sort(opts, vm)?;
         Ok(lst)
@@ -1234,77 +1238,43 @@ mod builtins {
             _ => (),
         });
 
-        let mut items = iterable.iter(vm)?;
+        let items = iterable.get_iter(vm)?;
         // As CPython's `builtin_sum_impl`: while the total is an exact int that fits 64 bits and
         // the items are exact ints or bools, or the total an exact float and the items exact
         // floats (or ints a float holds exactly), the total is a machine number and no object
         // is made per item. The first item that does not fit makes the total an object again
         // and is added with `+`, as are all after it, so the result is left-to-right `+`'s.
-        // (Each item taken polls for signals, in `PyIter::next`.)
+        // A generator hands these items over at its `yield` without suspending
+        // (`crate::yield_drain`). (Each item taken polls for signals.)
         if let Some(start) = sum.downcast_ref_if_exact::<PyInt>(vm)
-            && let Some(mut total) = start.try_to_i64_fast()
+            && let Some(total) = start.try_to_i64_fast()
         {
-            loop {
-                let Some(item) = items.next() else {
-                    return Ok(vm.ctx.new_int(total).into());
-                };
-                let item = item?;
-                if let Some(added) = sum_int_item(&item, vm).and_then(|v| total.checked_add(v)) {
-                    total = added;
-                    continue;
-                }
-                sum = vm._add(vm.ctx.new_int(total).as_object(), &item)?;
-                break;
-            }
+            let mut sink = YieldSink::IntTotal(total);
+            let declined = next_declined(&items, &mut sink, vm)?;
+            let YieldSink::IntTotal(total) = sink else {
+                unreachable!("an int total stays one")
+            };
+            let Some(item) = declined else {
+                return Ok(vm.ctx.new_int(total).into());
+            };
+            sum = vm._add(vm.ctx.new_int(total).as_object(), &item)?;
         }
         if let Some(start) = sum.downcast_ref_if_exact::<PyFloat>(vm) {
-            let mut total = start.to_f64();
-            loop {
-                let Some(item) = items.next() else {
-                    return Ok(vm.ctx.new_float(total).into());
-                };
-                let item = item?;
-                if let Some(value) = sum_float_item(&item, vm) {
-                    total += value;
-                    continue;
-                }
-                sum = vm._add(vm.ctx.new_float(total).as_object(), &item)?;
-                break;
-            }
+            let mut sink = YieldSink::FloatTotal(start.to_f64());
+            let declined = next_declined(&items, &mut sink, vm)?;
+            let YieldSink::FloatTotal(total) = sink else {
+                unreachable!("a float total stays one")
+            };
+            let Some(item) = declined else {
+                return Ok(vm.ctx.new_float(total).into());
+            };
+            sum = vm._add(vm.ctx.new_float(total).as_object(), &item)?;
         }
-        for item in items {
+        for item in items.into_iter::<PyObjectRef>(vm) {
             let item = item?;
             sum = vm._add(&sum, &item)?;
         }
         Ok(sum)
-    }
-
-    /// An item `sum` adds to a 64-bit total: an exact int that fits, or a bool (which adds as
-    /// `int.__add__` does, bool having no `__add__` of its own).
-    #[inline]
-    fn sum_int_item(item: &PyObject, vm: &VirtualMachine) -> Option<i64> {
-        if let Some(int) = item.downcast_ref_if_exact::<PyInt>(vm) {
-            int.try_to_i64_fast()
-        } else if item.is(&vm.ctx.true_value) {
-            Some(1)
-        } else if item.is(&vm.ctx.false_value) {
-            Some(0)
-        } else {
-            None
-        }
-    }
-
-    /// An item `sum` adds to a float total: an exact float, or an exact int that a float holds
-    /// exactly, so that adding its `f64` is what `float.__add__` gives.
-    #[inline]
-    fn sum_float_item(item: &PyObject, vm: &VirtualMachine) -> Option<f64> {
-        const EXACT_IN_F64: u64 = 1 << f64::MANTISSA_DIGITS;
-        if let Some(float) = item.downcast_ref_if_exact::<PyFloat>(vm) {
-            Some(float.to_f64())
-        } else {
-            let int = item.downcast_ref_if_exact::<PyInt>(vm)?.try_to_i64_fast()?;
-            (int.unsigned_abs() <= EXACT_IN_F64).then_some(int as f64)
-        }
     }
 
     #[derive(FromArgs)]

@@ -156,6 +156,10 @@ pub struct VirtualMachine {
     /// UnsafeCell because the VM is per-thread and no reference into the Vec
     /// is held across anything that could push to it.
     inline_calls: core::cell::UnsafeCell<Vec<crate::frame::InlineCall>>,
+    /// The sink of a Rust consumer (`sum`) draining a generator on this thread, with the one
+    /// frame whose `yield` may feed it (`crate::yield_drain`). Borrowed only for a lookup or
+    /// a fold, never across Python code.
+    pub(crate) yield_drain: RefCell<Option<crate::yield_drain::YieldDrain>>,
 }
 
 /// Non-owning frame pointer for the non-unix threading frames stack.
@@ -1276,6 +1280,7 @@ impl VirtualMachine {
             pending_gen_resume: core::cell::UnsafeCell::new(None),
             trampoline_stack: core::cell::UnsafeCell::new(Vec::new()),
             inline_calls: core::cell::UnsafeCell::new(Vec::new()),
+            yield_drain: RefCell::new(None),
         };
 
         vm.builtins.init_dict(

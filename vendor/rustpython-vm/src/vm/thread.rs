@@ -1492,6 +1492,7 @@ impl VirtualMachine {
             pending_gen_resume: core::cell::UnsafeCell::new(None),
             trampoline_stack: core::cell::UnsafeCell::new(Vec::new()),
             inline_calls: core::cell::UnsafeCell::new(Vec::new()),
+            yield_drain: RefCell::new(None),
         };
         ThreadedVirtualMachine { vm }
     }
