@@ -1982,6 +1982,69 @@ result = repr((lst, t, j, s, l, e, len(sw), log, tuple(x for x in 'ab'), ''.join
         );
     }
 
+    /// `any` and `all` pass over a generator's items of a truth known without Python (`None`, exact
+    /// bools, ints, floats and strs) at its `yield` (`yield_drain`), and test every other item as
+    /// CPython does: `__bool__` and `__len__` run with the generator suspended after that item, an
+    /// int subclass's own `__bool__` is asked, the generator stops at the item that decides, and an
+    /// exception from the body or from `__bool__` is raised where CPython raises it. CPython 3.11's
+    /// (and 3.13's) output for the same module.
+    #[test]
+    fn any_and_all_of_a_generator_test_each_item_as_cpython() {
+        let source = r#"log = []
+class Truth:
+    def __init__(self, v):
+        self.v = v
+    def __bool__(self):
+        log.append(('bool', self.v, g.gi_running))
+        return self.v
+class Sized:
+    def __len__(self):
+        log.append(('len', g.gi_running))
+        return 0
+class Odd(int):
+    def __bool__(self):
+        log.append('odd')
+        return False
+def items():
+    for x in (0, 0.0, -0.0, '', None, False, 0 * 10**30, Sized(), Odd(5), Truth(False), 10**30, 'tail'):
+        log.append(('made', type(x).__name__))
+        yield x
+    log.append('end')
+g = items()
+first = any(g)
+after = next(g)
+g = items()
+everything = all(x for x in [1, 2.5, 'a', True, float('nan'), -1, 10**40])
+g = (x for x in [1, 'a', Truth(True), 0.0, 'never'])
+failed = all(g)
+rest = list(g)
+def raising():
+    yield 0
+    raise KeyError('k')
+try:
+    any(raising())
+except KeyError as e:
+    log.append(repr(e))
+class Bad:
+    def __bool__(self):
+        raise ValueError('no truth')
+g = (x for x in [True, Bad(), 'after'])
+try:
+    all(g)
+except ValueError as e:
+    log.append((repr(e), next(g)))
+try:
+    any(5)
+except TypeError as e:
+    log.append(str(e))
+result = repr((first, after, everything, failed, rest, any([]), all([]), any(x for x in ()), all(x for x in ()), any(iter([0, 0, 3])), all(iter([1, 0])), log))
+"#;
+        assert_module_result(
+            source,
+            r#"(True, 'tail', True, False, ['never'], False, True, False, True, True, False, [('made', 'int'), ('made', 'float'), ('made', 'float'), ('made', 'str'), ('made', 'NoneType'), ('made', 'bool'), ('made', 'int'), ('made', 'Sized'), ('len', False), ('made', 'Odd'), 'odd', ('made', 'Truth'), ('bool', False, False), ('made', 'int'), ('made', 'str'), ('bool', True, False), "KeyError('k')", ("ValueError('no truth')", 'after'), "'int' object is not iterable"])"#,
+        );
+    }
+
     /// A dict display (`{k: v, ...}`) is built presized: keys keep their first object and last value,
     /// an unhashable key is the `TypeError` it is, and the dict grows, shrinks and keeps its order
     /// afterwards as CPython 3.11's does.

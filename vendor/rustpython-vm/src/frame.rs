@@ -3823,7 +3823,8 @@ impl ExecutingFrame<'_> {
     /// `YIELD_VALUE` is about to yield; if so the `None` a resume would send is pushed in its
     /// place, and the frame runs on instead of suspending once per item (`crate::yield_drain`).
     /// Tracing and monitoring see every suspension, so a frame they watch is not drained.
-    /// Out of line: the dispatch loop's other arms pay nothing for it.
+    /// Out of line, behind a compare of this frame with the drained one: the dispatch loop's
+    /// other arms, and a `yield` no consumer drains, pay next to nothing for it.
     #[inline(never)]
     fn yield_taken_by_drain(&mut self, vm: &VirtualMachine) -> bool {
         if vm.use_tracing.get() || self.monitoring_mask != 0 {
@@ -7141,7 +7142,9 @@ impl ExecutingFrame<'_> {
                 Ok(None)
             }
             Instruction::YieldValue { .. } => {
-                if self.yield_taken_by_drain(vm) {
+                if core::ptr::eq(vm.yield_drain_frame.get(), self.iframe)
+                    && self.yield_taken_by_drain(vm)
+                {
                     return Ok(None);
                 }
                 // The frame outlives this block from here on, so nothing it

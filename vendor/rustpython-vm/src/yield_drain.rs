@@ -1,11 +1,12 @@
-//! A generator drained by a consumer written in Rust (`sum`, `list`, `str.join`, ...) without
+//! A generator drained by a consumer written in Rust (`sum`, `any`, `list`, `str.join`, ...) without
 //! suspending it per item.
 //!
 //! Taking an item from a generator the ordinary way resumes its frame in a new run of the
 //! dispatch loop and leaves that run again at the `yield`: the claim on the generator, its
 //! exception state, the frame-chain link and the loop's own set-up and tear-down, on every
-//! item. A consumer that only folds the items into a machine number, or keeps them in a vector
-//! or a list, needs none of that between two items, since no Python code runs there. So it
+//! item. A consumer that only folds the items into a machine number, keeps them in a vector or
+//! a list, or passes over those of a truth known without Python, needs none of that between
+//! two items, since no Python code runs there. So it
 //! installs a [`YieldSink`] for the generator's frame while it resumes it, and that frame's
 //! `YIELD_VALUE` offers the item to the sink: taken, the frame runs on as if resumed with
 //! `None`; declined (an item the sink cannot fold without running Python, such as an object
@@ -18,9 +19,11 @@
 //! what the consumer would have folded. Tracing and `sys.monitoring` see every suspension,
 //! so a frame they watch is never drained.
 
+use num_traits::Zero;
+
 use crate::{
     AsObject, Py, PyObject, PyObjectRef, PyResult, VirtualMachine,
-    builtins::{PyFloat, PyGenerator, PyInt, PyList, PyListRef},
+    builtins::{PyFloat, PyGenerator, PyInt, PyList, PyListRef, PyStr},
     frame::InterpreterFrame,
     protocol::{PyIter, PyIterReturn},
 };
@@ -42,6 +45,10 @@ pub(crate) enum YieldSink {
     /// The list `list.extend` (and so `list()`) appends each item to as it comes, which the
     /// generator can look at between items, as it can in CPython. Grown as [`Self::Collect`].
     Append(PyListRef),
+    /// `any` (`false`) and `all` (`true`) pass over the items of this truth; it takes those whose
+    /// truth needs no Python (`None`, and exact bools, ints, floats and strs), and hands back
+    /// every other item, for the consumer to test with `__bool__` or `__len__`.
+    SkipTruth(bool),
 }
 
 impl YieldSink {
@@ -65,6 +72,11 @@ impl YieldSink {
                     return Ok(());
                 }
             }
+            Self::SkipTruth(skipped) => {
+                if atom_truth(&item, vm) == Some(*skipped) {
+                    return Ok(());
+                }
+            }
             Self::Collect(items) => return push_if_room(items, item),
             Self::Append(list) => return push_if_room(&mut list.borrow_vec_mut(), item),
         }
@@ -80,6 +92,23 @@ fn push_if_room(items: &mut Vec<PyObjectRef>, item: PyObjectRef) -> Result<(), P
     }
     items.push(item);
     Ok(())
+}
+
+/// The truth of `item` when it needs no Python: `None`, or an exact bool, int, float or str.
+#[inline]
+fn atom_truth(item: &PyObject, vm: &VirtualMachine) -> Option<bool> {
+    if item.is(&vm.ctx.true_value) {
+        Some(true)
+    } else if item.is(&vm.ctx.false_value) || vm.is_none(item) {
+        Some(false)
+    } else if let Some(int) = item.downcast_ref_if_exact::<PyInt>(vm) {
+        Some(!int.as_bigint().is_zero())
+    } else if let Some(float) = item.downcast_ref_if_exact::<PyFloat>(vm) {
+        Some(float.to_f64() != 0.0)
+    } else {
+        item.downcast_ref_if_exact::<PyStr>(vm)
+            .map(|text| !text.is_empty())
+    }
 }
 
 /// An item an int total takes: an exact int that fits 64 bits, or a bool (which adds as one).
@@ -127,6 +156,7 @@ struct DrainScope<'vm> {
 impl<'vm> DrainScope<'vm> {
     fn install(vm: &'vm VirtualMachine, frame: *const InterpreterFrame, sink: YieldSink) -> Self {
         let outer = vm.yield_drain.replace(Some(YieldDrain { frame, sink }));
+        vm.yield_drain_frame.set(frame);
         Self {
             vm,
             outer: Some(outer),
@@ -136,8 +166,7 @@ impl<'vm> DrainScope<'vm> {
     /// The sink as the drained run left it. Scopes nest, each putting back what it found, so the
     /// drain in place here is still this one.
     fn finish(mut self) -> YieldSink {
-        let outer = self.outer.take().flatten();
-        let mine = self.vm.yield_drain.replace(outer);
+        let mine = put_back(self.vm, self.outer.take().flatten());
         mine.expect("nested drains put back what they found").sink
     }
 }
@@ -145,9 +174,19 @@ impl<'vm> DrainScope<'vm> {
 impl Drop for DrainScope<'_> {
     fn drop(&mut self) {
         if let Some(outer) = self.outer.take() {
-            self.vm.yield_drain.replace(outer);
+            put_back(self.vm, outer);
         }
     }
+}
+
+/// Make `outer` the drain in place again, and return the one it replaces.
+fn put_back(vm: &VirtualMachine, outer: Option<YieldDrain>) -> Option<YieldDrain> {
+    vm.yield_drain_frame.set(
+        outer
+            .as_ref()
+            .map_or(core::ptr::null(), |drain| drain.frame),
+    );
+    vm.yield_drain.replace(outer)
 }
 
 impl VirtualMachine {

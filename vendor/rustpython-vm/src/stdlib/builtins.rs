@@ -46,9 +46,13 @@ mod builtins {
     }
 
     #[pyfunction]
-    fn all(iterable: ArgIterable<ArgIntoBool>, vm: &VirtualMachine) -> PyResult<bool> {
-        for item in iterable.iter(vm)? {
-            if !item?.into_bool() {
+    fn all(iterable: ArgIterable, vm: &VirtualMachine) -> PyResult<bool> {
+        // Items whose truth needs no Python and is true are passed over where they are made
+        // (`crate::yield_drain`); the first other one is tested here.
+        let items = iterable.get_iter(vm)?;
+        let mut sink = YieldSink::SkipTruth(true);
+        while let Some(item) = next_declined(&items, &mut sink, vm)? {
+            if !item.try_to_bool(vm)? {
                 return Ok(false);
             }
         }
@@ -56,9 +60,12 @@ mod builtins {
     }
 
     #[pyfunction]
-    fn any(iterable: ArgIterable<ArgIntoBool>, vm: &VirtualMachine) -> PyResult<bool> {
-        for item in iterable.iter(vm)? {
-            if item?.into_bool() {
+    fn any(iterable: ArgIterable, vm: &VirtualMachine) -> PyResult<bool> {
+        // As `all`, with the false items passed over.
+        let items = iterable.get_iter(vm)?;
+        let mut sink = YieldSink::SkipTruth(false);
+        while let Some(item) = next_declined(&items, &mut sink, vm)? {
+            if item.try_to_bool(vm)? {
                 return Ok(true);
             }
         }

@@ -160,6 +160,9 @@ pub struct VirtualMachine {
     /// frame whose `yield` may feed it (`crate::yield_drain`). Borrowed only for a lookup or
     /// a fold, never across Python code.
     pub(crate) yield_drain: RefCell<Option<crate::yield_drain::YieldDrain>>,
+    /// The frame of `yield_drain`, null when there is none: what every `YIELD_VALUE` compares
+    /// its own frame with, in one load, before it looks any further.
+    pub(crate) yield_drain_frame: Cell<*const crate::frame::InterpreterFrame>,
 }
 
 /// Non-owning frame pointer for the non-unix threading frames stack.
@@ -1281,6 +1284,7 @@ impl VirtualMachine {
             trampoline_stack: core::cell::UnsafeCell::new(Vec::new()),
             inline_calls: core::cell::UnsafeCell::new(Vec::new()),
             yield_drain: RefCell::new(None),
+            yield_drain_frame: Cell::new(core::ptr::null()),
         };
 
         vm.builtins.init_dict(

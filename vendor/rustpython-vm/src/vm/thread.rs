@@ -1493,6 +1493,7 @@ impl VirtualMachine {
             trampoline_stack: core::cell::UnsafeCell::new(Vec::new()),
             inline_calls: core::cell::UnsafeCell::new(Vec::new()),
             yield_drain: RefCell::new(None),
+            yield_drain_frame: Cell::new(core::ptr::null()),
         };
         ThreadedVirtualMachine { vm }
     }
