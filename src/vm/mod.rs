@@ -2045,6 +2045,68 @@ result = repr((first, after, everything, failed, rest, any([]), all([]), any(x f
         );
     }
 
+    /// `max` and `min` of one iterable without a key compare the items of the extreme's own exact
+    /// type (int, float, str) as that type does, at a generator's `yield` (`yield_drain`), and every
+    /// other item by rich comparison as CPython does: with the generator suspended after it (Python
+    /// comparisons see `gi_running` false), a NaN never winning, the first of equal items kept, a
+    /// failed comparison leaving the generator resumable, and `key`/`default` as before. CPython
+    /// 3.13's output for the same module (3.11 words the empty case differently).
+    #[test]
+    fn max_and_min_of_a_generator_compare_as_cpython() {
+        let source = r#"g = None
+log = []
+class Loud:
+    def __init__(self, v):
+        self.v = v
+    def __gt__(self, other):
+        log.append(('gt', self.v, g.gi_running))
+        return self.v > (other.v if isinstance(other, Loud) else other)
+    def __lt__(self, other):
+        log.append(('lt', self.v, g.gi_running))
+        return self.v < (other.v if isinstance(other, Loud) else other)
+    def __repr__(self):
+        return 'Loud(%r)' % self.v
+def gen(xs):
+    for x in xs:
+        log.append(('made', x if not isinstance(x, Loud) else 'loud'))
+        yield x
+g = None
+nan = float('nan')
+a = 'ab' * 3
+b = 'ab' * 3
+first_equal = max(gen([a, b])) is a
+results = [
+    max(gen([3, 9, 2, 9, -1])), min(gen([3, 9, 2, -1, 2])), max(gen([2**70, 5, -2**80])), min(gen([2**70, 5, -2**80])),
+    max(gen([1.5, nan, 2.5])), max(gen([nan, 1.5, 2.5])), min(gen([0.0, -0.0])), max(gen([-0.0, 0.0])),
+    max(gen(['b', 'abc', 'é', 'z'])), min(gen(['b', 'abc', 'é', 'z'])), max(gen([1, 2.5, 2])), min(gen([3, True, 0.5])),
+    max(gen([1, True])), max(gen([(1, 2), (1, 3)])), max(gen([]), default='none'), min(gen([4, 1, 7]), key=lambda v: -v),
+    max(x * x for x in range(-5, 4)), min(str(x) for x in range(12)), first_equal,
+]
+g = gen([1, Loud(5), 3, 7, Loud(6)])
+results.append(max(g))
+g = gen([9, 2, Loud(1), 0])
+results.append(min(g))
+g = gen([1, 'a', 2, 3])
+try:
+    max(g)
+except TypeError as e:
+    results.append((str(e), next(g)))
+try:
+    min({'a': 1}[k] for k in 'ab')
+except KeyError as e:
+    results.append(repr(e))
+try:
+    max(x for x in ())
+except ValueError as e:
+    results.append(str(e))
+result = repr((results, log))
+"#;
+        assert_module_result(
+            source,
+            r#"([9, -1, 1180591620717411303424, -1208925819614629174706176, 2.5, nan, 0.0, -0.0, 'é', 'abc', 2.5, 0.5, 1, (1, 3), 'none', 7, 25, '0', True, 7, 0, ("'>' not supported between instances of 'str' and 'int'", 2), "KeyError('b')", 'max() iterable argument is empty'], [('made', 'ababab'), ('made', 'ababab'), ('made', 3), ('made', 9), ('made', 2), ('made', 9), ('made', -1), ('made', 3), ('made', 9), ('made', 2), ('made', -1), ('made', 2), ('made', 1180591620717411303424), ('made', 5), ('made', -1208925819614629174706176), ('made', 1180591620717411303424), ('made', 5), ('made', -1208925819614629174706176), ('made', 1.5), ('made', nan), ('made', 2.5), ('made', nan), ('made', 1.5), ('made', 2.5), ('made', 0.0), ('made', -0.0), ('made', -0.0), ('made', 0.0), ('made', 'b'), ('made', 'abc'), ('made', 'é'), ('made', 'z'), ('made', 'b'), ('made', 'abc'), ('made', 'é'), ('made', 'z'), ('made', 1), ('made', 2.5), ('made', 2), ('made', 3), ('made', True), ('made', 0.5), ('made', 1), ('made', True), ('made', (1, 2)), ('made', (1, 3)), ('made', 4), ('made', 1), ('made', 7), ('made', 1), ('made', 'loud'), ('gt', 5, False), ('made', 3), ('lt', 5, False), ('made', 7), ('lt', 5, False), ('made', 'loud'), ('gt', 6, False), ('made', 9), ('made', 2), ('made', 'loud'), ('lt', 1, False), ('made', 0), ('gt', 1, False), ('made', 1), ('made', 'a'), ('made', 2)])"#,
+        );
+    }
+
     /// A dict display (`{k: v, ...}`) is built presized: keys keep their first object and last value,
     /// an unhashable key is the `TypeError` it is, and the dict grows, shrinks and keeps its order
     /// afterwards as CPython 3.11's does.

@@ -1,17 +1,16 @@
-//! A generator drained by a consumer written in Rust (`sum`, `any`, `list`, `str.join`, ...) without
+//! A generator drained by a consumer written in Rust (`sum`, `max`, `list`, `str.join`, ...) without
 //! suspending it per item.
 //!
 //! Taking an item from a generator the ordinary way resumes its frame in a new run of the
 //! dispatch loop and leaves that run again at the `yield`: the claim on the generator, its
 //! exception state, the frame-chain link and the loop's own set-up and tear-down, on every
-//! item. A consumer that only folds the items into a machine number, keeps them in a vector or
-//! a list, or passes over those of a truth known without Python, needs none of that between
-//! two items, since no Python code runs there. So it
-//! installs a [`YieldSink`] for the generator's frame while it resumes it, and that frame's
-//! `YIELD_VALUE` offers the item to the sink: taken, the frame runs on as if resumed with
-//! `None`; declined (an item the sink cannot fold without running Python, such as an object
-//! with its own `__radd__`), the frame suspends there as usual and the consumer handles the
-//! item the ordinary way.
+//! item. A consumer that only folds the items into a machine number or an extreme, keeps them
+//! in a vector or a list, or passes over those of a truth known without Python, needs none of
+//! that between two items, since no Python code runs there. So it installs a [`YieldSink`] for
+//! the generator's frame while it resumes it, and that frame's `YIELD_VALUE` offers the item to
+//! the sink: taken, the frame runs on as if resumed with `None`; declined (an item the sink
+//! cannot fold without running Python, such as an object with its own `__radd__`), the frame
+//! suspends there as usual and the consumer handles the item the ordinary way.
 //!
 //! Nothing the snippet can observe differs: the generator is running for the whole drained
 //! run (between two items it would be suspended, but nothing runs then that could look), it
@@ -26,6 +25,7 @@ use crate::{
     builtins::{PyFloat, PyGenerator, PyInt, PyList, PyListRef, PyStr},
     frame::InterpreterFrame,
     protocol::{PyIter, PyIterReturn},
+    types::PyComparisonOp,
 };
 
 /// What a Rust consumer folds a generator's items into while the generator's frame hands them
@@ -49,6 +49,14 @@ pub(crate) enum YieldSink {
     /// truth needs no Python (`None`, and exact bools, ints, floats and strs), and hands back
     /// every other item, for the consumer to test with `__bool__` or `__len__`.
     SkipTruth(bool),
+    /// `max` (`Gt`) or `min` (`Lt`) without a key: the extreme so far. It takes the items of its
+    /// own exact type among int, float and str, compared as that type compares them (a NaN
+    /// never wins, an equal item never replaces the first), and hands back every other item for
+    /// the consumer's rich comparison.
+    Extreme {
+        best: PyObjectRef,
+        op: PyComparisonOp,
+    },
 }
 
 impl YieldSink {
@@ -77,6 +85,14 @@ impl YieldSink {
                     return Ok(());
                 }
             }
+            Self::Extreme { best, op } => match item.compare_exact_scalars(best, *op, vm) {
+                Some(true) => {
+                    *best = item;
+                    return Ok(());
+                }
+                Some(false) => return Ok(()),
+                None => {}
+            },
             Self::Collect(items) => return push_if_room(items, item),
             Self::Append(list) => return push_if_room(&mut list.borrow_vec_mut(), item),
         }

@@ -946,6 +946,7 @@ mod builtins {
         // allocator refused it.
         type Candidates<'a> = Box<dyn Iterator<Item = PyResult<PyObjectRef>> + 'a>;
         let several = args.args.len() > 1;
+        let mut one_iterable = None;
         let mut candidates_iter: Candidates<'_> = if several {
             if default.is_some() {
                 return Err(vm.new_type_error(format!(
@@ -955,7 +956,9 @@ mod builtins {
             Box::new(args.args.into_iter().map(Ok))
         } else {
             let iterable = args.args.swap_remove(0);
-            Box::new(iterable.get_iter(vm)?.into_iter::<PyObjectRef>(vm))
+            let items = iterable.get_iter(vm)?;
+            one_iterable = Some(items.clone());
+            Box::new(items.into_iter::<PyObjectRef>(vm))
         };
         let mut x = match candidates_iter.next().transpose()? {
             Some(x) => x,
@@ -975,6 +978,24 @@ mod builtins {
                 if y_key.rich_compare_bool(&x_key, op, vm)? {
                     x = y;
                     x_key = y_key;
+                }
+            }
+        } else if let Some(items) = one_iterable {
+            // Items of the same exact type as the extreme so far (int, float, str) are compared
+            // as their types compare them, at a generator's `yield` (`crate::yield_drain`); any
+            // other is compared here, with the extreme so far as it stands then.
+            loop {
+                let mut sink = YieldSink::Extreme { best: x, op };
+                let declined = next_declined(&items, &mut sink, vm)?;
+                let YieldSink::Extreme { best, .. } = sink else {
+                    unreachable!("an extreme stays one")
+                };
+                x = best;
+                let Some(y) = declined else {
+                    break;
+                };
+                if y.rich_compare_bool(&x, op, vm)? {
+                    x = y;
                 }
             }
         } else {
