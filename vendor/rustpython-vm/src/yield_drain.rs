@@ -270,20 +270,39 @@ pub(crate) fn collect_generator(
     vm: &VirtualMachine,
 ) -> Option<PyResult<Vec<PyObjectRef>>> {
     obj.downcast_ref_if_exact::<PyGenerator>(vm)?;
-    let items = PyIter::new(obj.to_owned());
+    Some(collect_items(&PyIter::new(obj.to_owned()), vm))
+}
+
+/// Every item of `items` in order. The sink hands back only an item there was no room for, and
+/// pushing it here fallibly makes that a `MemoryError`.
+fn collect_items(items: &PyIter, vm: &VirtualMachine) -> PyResult<Vec<PyObjectRef>> {
     let mut sink = YieldSink::Collect(Vec::new());
-    Some((|| {
-        while let Some(item) = next_declined(&items, &mut sink, vm)? {
-            let YieldSink::Collect(collected) = &mut sink else {
-                unreachable!("a collection stays one")
-            };
-            vm.push_fallibly(collected, item)?;
-        }
-        let YieldSink::Collect(collected) = sink else {
+    while let Some(item) = next_declined(items, &mut sink, vm)? {
+        let YieldSink::Collect(collected) = &mut sink else {
             unreachable!("a collection stays one")
         };
-        Ok(collected)
-    })())
+        vm.push_fallibly(collected, item)?;
+    }
+    let YieldSink::Collect(collected) = sink else {
+        unreachable!("a collection stays one")
+    };
+    Ok(collected)
+}
+
+/// Fold the items of `items` into `sink`, `sum`'s int or float total, up to the first one it
+/// cannot take: the total as an object, and that item (`None` once `items` is exhausted).
+pub(crate) fn fold_into_total(
+    items: &PyIter,
+    mut sink: YieldSink,
+    vm: &VirtualMachine,
+) -> PyResult<(PyObjectRef, Option<PyObjectRef>)> {
+    let declined = next_declined(items, &mut sink, vm)?;
+    let total = match sink {
+        YieldSink::IntTotal(total) => vm.ctx.new_int(total).into(),
+        YieldSink::FloatTotal(total) => vm.ctx.new_float(total).into(),
+        _ => unreachable!("only a total is folded into one"),
+    };
+    Ok((total, declined))
 }
 
 /// Append every item of the exact generator `generator` to `list` as it comes (`list.extend`),

@@ -30,7 +30,7 @@ mod builtins {
         stdlib::sys,
         types::PyComparisonOp,
         vm::compile_mode::{CompileStart, CompilerFlags, compile_future_features_from_flags},
-        yield_drain::{YieldSink, next_declined},
+        yield_drain::{YieldSink, fold_into_total, next_declined},
     };
     use itertools::Itertools;
     use num_traits::{Signed, ToPrimitive};
@@ -1277,26 +1277,19 @@ mod builtins {
         if let Some(start) = sum.downcast_ref_if_exact::<PyInt>(vm)
             && let Some(total) = start.try_to_i64_fast()
         {
-            let mut sink = YieldSink::IntTotal(total);
-            let declined = next_declined(&items, &mut sink, vm)?;
-            let YieldSink::IntTotal(total) = sink else {
-                unreachable!("an int total stays one")
-            };
+            let (total, declined) = fold_into_total(&items, YieldSink::IntTotal(total), vm)?;
             let Some(item) = declined else {
-                return Ok(vm.ctx.new_int(total).into());
+                return Ok(total);
             };
-            sum = vm._add(vm.ctx.new_int(total).as_object(), &item)?;
+            sum = vm._add(&total, &item)?;
         }
         if let Some(start) = sum.downcast_ref_if_exact::<PyFloat>(vm) {
-            let mut sink = YieldSink::FloatTotal(start.to_f64());
-            let declined = next_declined(&items, &mut sink, vm)?;
-            let YieldSink::FloatTotal(total) = sink else {
-                unreachable!("a float total stays one")
-            };
+            let (total, declined) =
+                fold_into_total(&items, YieldSink::FloatTotal(start.to_f64()), vm)?;
             let Some(item) = declined else {
-                return Ok(vm.ctx.new_float(total).into());
+                return Ok(total);
             };
-            sum = vm._add(vm.ctx.new_float(total).as_object(), &item)?;
+            sum = vm._add(&total, &item)?;
         }
         for item in items.into_iter::<PyObjectRef>(vm) {
             let item = item?;
