@@ -259,6 +259,33 @@ pub(crate) fn on_sandbox_thread(
 mod tests {
     use super::*;
 
+    /// A collection lets go of the tuples that can never be in a cycle, as CPython's does: those of
+    /// numbers, strings, bytes, `None` and tuples of the same, nested or not, whichever generation
+    /// they are in; a tuple that holds a container, or an instance of a tuple subclass, stays tracked.
+    #[test]
+    fn collections_let_go_of_tuples_that_cannot_be_in_a_cycle() {
+        on_sandbox_thread(|vm| {
+            let scope = vm.new_scope_with_builtins();
+            let source = "n = 7
+leaf = (n, 'a' * n, None, n / 2, b'x' * n)
+nested = (leaf, (n, ()), ((n,),))
+holder = (leaf, [])
+deep = (holder, (n,))
+class Pair(tuple):
+    pass
+pair = Pair((n, n))
+";
+            vm.run_string(scope.clone(), source, "<tuples>").unwrap();
+            let tracked = |name: &str| scope.globals.get_item(name, vm).unwrap().is_gc_tracked();
+            let names = ["leaf", "nested", "holder", "deep", "pair"];
+            assert!(names.iter().all(|name| tracked(name)), "tracked when made");
+            vm.state.gc.collect(0);
+            vm.state.gc.collect(2);
+            let after: Vec<bool> = names.iter().map(|name| tracked(name)).collect();
+            assert_eq!(after, [false, false, true, true, true], "{names:?}");
+        });
+    }
+
     /// Finalizes `rounds` interpreters that imported json, on this thread (RustPython's collector
     /// state is per thread in our build), and returns the oldest generation's count and the frozen
     /// count afterwards.

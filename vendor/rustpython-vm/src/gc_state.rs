@@ -157,8 +157,8 @@ struct GcPtr(NonNull<PyObject>);
 /// The default hasher is SipHash, which buys resistance against a caller
 /// choosing keys that collide. Nothing chooses these keys: they are addresses
 /// this process handed out, and the tables live and die inside one collection.
-/// What a collection needs from them is speed -- it hashes every tracked
-/// object -- so this runs the address through a handful of multiplies and
+/// What a collection needs from them is speed -- it may hash every object it
+/// found unreachable -- so this runs the address through a handful of multiplies and
 /// shifts instead. The shifts are what earns the speed: a table picks its
 /// bucket from the low bits, and an address arrives with its low bits zeroed
 /// by alignment, so entropy has to be carried downward or every object lands
@@ -189,7 +189,6 @@ impl core::hash::Hasher for GcPtrHasher {
 
 type GcBuildHasher = core::hash::BuildHasherDefault<GcPtrHasher>;
 type GcSet<T> = std::collections::HashSet<T, GcBuildHasher>;
-type GcMap<K, V> = std::collections::HashMap<K, V, GcBuildHasher>;
 
 /// RAII barrier that parks every other thread for the pointer-reading phases
 /// of a collection and lets them run again before finalizers execute.
@@ -499,6 +498,53 @@ impl GcState {
         }
     }
 
+    /// Stop tracking the tuples of `owner` in generations `0..=generation`
+    /// that can never be part of a cycle: those whose items are all objects
+    /// the collector never tracks (numbers, strings, `None`) or tuples
+    /// untracked the same way, as CPython's `untrack_tuples` does at the start
+    /// of every collection. A tuple's items never change, so it stays out for
+    /// good; keys built as tuples of fields, or a tree of tuples, then cost
+    /// later collections nothing. Each list runs newest first, and older
+    /// generations hold older objects, so the lists are checked from the
+    /// oldest end: a tuple's items are older than the tuple, and a nested one
+    /// is settled before its holder is looked at.
+    fn untrack_atomic_tuples(&self, owner: GcOwner, generation: usize) {
+        let tuple_type = crate::vm::Context::genesis().types.tuple_type;
+        for generation in (0..=generation.min(2)).rev() {
+            let mut list = self.generation_lists[generation].write();
+            let tuples: Vec<NonNull<PyObject>> = list
+                .iter()
+                .filter(|obj| obj.class().is(tuple_type) && is_owned_by(obj, owner))
+                .map(NonNull::from)
+                .collect();
+            let mut untracked = 0;
+            for &ptr in tuples.iter().rev() {
+                // SAFETY: the tuple is in the list, which holds no dead
+                // objects, and this thread holds the list's lock.
+                let obj = unsafe { ptr.as_ref() };
+                let tuple = obj
+                    .downcast_ref::<crate::builtins::PyTuple>()
+                    .expect("an object of the tuple type has a tuple's payload");
+                if tuple.iter().any(|item| item.gc_may_be_tracked()) {
+                    continue;
+                }
+                if unsafe { list.remove(ptr) }.is_some() {
+                    obj.clear_gc_tracked();
+                    obj.set_gc_generation(GC_UNTRACKED);
+                    untracked += 1;
+                }
+            }
+            drop(list);
+            if untracked != 0 {
+                let _ = self.counts[generation].try_update(
+                    Ordering::Relaxed,
+                    Ordering::Relaxed,
+                    |count| Some(count.saturating_sub(untracked)),
+                );
+            }
+        }
+    }
+
     /// Get the objects `owner` tracks (for gc.get_objects), plus the ones no
     /// interpreter owns.
     /// If generation is None, returns all such objects.
@@ -557,7 +603,7 @@ impl GcState {
             // thread whose frames could be read mid-mutation, so collect inline.
             #[cfg(not(feature = "threading"))]
             {
-                self.collect_inner(gc, 0, false);
+                gc.collect_due();
                 return true;
             }
         }
@@ -600,13 +646,13 @@ impl GcState {
         let generation = generation.min(2);
         let debug = gc.get_debug();
 
-        // Clear the method cache to release strong references that
-        // might prevent cycle collection (_PyType_ClearCache).
-        crate::builtins::type_::type_cache_clear();
-
         // Backstop for QSBR reclamation (threads may have missed requests).
         #[cfg(feature = "threading")]
         crate::object::qsbr::QSBR.process();
+
+        // Under the young list's own lock, as an untrack by a dealloc is: a
+        // tuple read here cannot be freed meanwhile.
+        self.untrack_atomic_tuples(gc.owner, generation.min(2));
 
         // Stop the world before reading any tracked object's interpreter
         // state. Requested *before* the generation read locks are taken: a
@@ -684,12 +730,7 @@ impl GcState {
         }
 
         if candidate_ptrs.is_empty() {
-            // Reset counts for generations whose objects were promoted away.
-            // For gen2 (oldest), survivors stay in-place so don't reset gen2 count.
-            let reset_end = if generation >= 2 { 2 } else { generation + 1 };
-            for count in self.counts.iter().take(reset_end) {
-                count.store(0, Ordering::Relaxed);
-            }
+            self.finish_collection(gc, generation, 0);
 
             let duration = elapsed_secs(start_time);
 
@@ -718,17 +759,18 @@ impl GcState {
         // Every object's referents go in one buffer, with each object holding
         // the range that is its own: a vector each would be an allocation per
         // tracked object, and the collection wants them all at once anyway.
-        // The map holds one entry per candidate, so it is sized for them up
-        // front (grown entry by entry, it rehashed at every doubling); the
-        // buffer starts at two referents a candidate.
+        // The ranges are in the order of `candidate_ptrs` (`None` for one
+        // skipped because its count fell to zero meanwhile); the buffer starts
+        // at two referents a candidate.
         let mut referent_ptrs: Vec<NonNull<PyObject>> =
             Vec::with_capacity(candidate_ptrs.len() * 2);
-        let mut referent_ranges: GcMap<GcPtr, (usize, usize)> =
-            GcMap::with_capacity_and_hasher(candidate_ptrs.len(), GcBuildHasher::default());
+        let mut referent_ranges: Vec<Option<(usize, usize)>> =
+            Vec::with_capacity(candidate_ptrs.len());
 
         for &ptr in &candidate_ptrs {
             let obj = unsafe { ptr.0.as_ref() };
             if obj.strong_count() == 0 {
+                referent_ranges.push(None);
                 continue;
             }
             let start = referent_ptrs.len();
@@ -742,30 +784,38 @@ impl GcState {
                     child.subtract_gc_ref();
                 }
             }
-            referent_ranges.insert(ptr, (start, end));
+            referent_ranges.push(Some((start, end)));
         }
 
-        // Step 4: Find reachable objects (gc_refs > 0) and traverse from them
-        let mut worklist: Vec<GcPtr> = Vec::new();
+        // Step 4: Find reachable objects (gc_refs > 0) and traverse from them.
+        // From here on a candidate not (yet) known to be reachable holds its
+        // position in `candidate_ptrs` in `gc_refs`, so that an edge to it
+        // finds its referents without a lookup by address. Positions stay
+        // below `GC_REACHABLE`: a candidate set too large for that (four
+        // billion objects) is simply kept whole.
+        let positions_fit = candidate_ptrs.len() < GC_REACHABLE as usize;
+        let mut worklist: Vec<usize> = Vec::new();
 
-        for &ptr in &candidate_ptrs {
+        for (position, &ptr) in candidate_ptrs.iter().enumerate() {
             let obj = unsafe { ptr.0.as_ref() };
-            if obj.gc_refs() > 0 {
+            if obj.gc_refs() > 0 || !positions_fit {
                 obj.mark_gc_reachable();
-                worklist.push(ptr);
+                worklist.push(position);
+            } else {
+                obj.hold_gc_position(position as u32);
             }
         }
 
-        while let Some(ptr) = worklist.pop() {
-            let obj = unsafe { ptr.0.as_ref() };
+        while let Some(position) = worklist.pop() {
+            let obj = unsafe { candidate_ptrs[position].0.as_ref() };
             if obj.is_gc_tracked() {
                 // Reuse the pre-computed referent pointers from step 3, in
                 // place: copying them out again costs a second pass over every
                 // edge in the heap. Objects skipped in step 3 (strong_count was
                 // 0) have none stored and are traversed here instead.
                 let computed;
-                let children: &[NonNull<PyObject>] = match referent_ranges.get(&ptr) {
-                    Some(&(start, end)) => &referent_ptrs[start..end],
+                let children: &[NonNull<PyObject>] = match referent_ranges[position] {
+                    Some((start, end)) => &referent_ptrs[start..end],
                     None => {
                         computed = unsafe { obj.gc_get_referent_ptrs() };
                         &computed
@@ -774,8 +824,14 @@ impl GcState {
                 for &child_ptr in children {
                     // SAFETY: as in step 3, the referents are live.
                     let child = unsafe { child_ptr.as_ref() };
-                    if child.is_gc_collecting() && child.mark_gc_reachable() {
-                        worklist.push(GcPtr(child_ptr));
+                    // Only this collection's candidates carry the bit, and
+                    // each of them not yet reached holds its position.
+                    if child.is_gc_collecting() {
+                        let child_position = child.gc_refs();
+                        if child_position != GC_REACHABLE {
+                            child.mark_gc_reachable();
+                            worklist.push(child_position as usize);
+                        }
                     }
                 }
             }
@@ -867,10 +923,7 @@ impl GcState {
         if unreachable.is_empty() {
             drop(gen_locks);
             self.promote_survivors(generation, &survivor_refs);
-            let reset_end = if generation >= 2 { 2 } else { generation + 1 };
-            for count in self.counts.iter().take(reset_end) {
-                count.store(0, Ordering::Relaxed);
-            }
+            self.finish_collection(gc, generation, survivor_refs.len());
 
             let duration = elapsed_secs(start_time);
 
@@ -890,10 +943,7 @@ impl GcState {
 
         if unreachable_refs.is_empty() {
             self.promote_survivors(generation, &survivor_refs);
-            let reset_end = if generation >= 2 { 2 } else { generation + 1 };
-            for count in self.counts.iter().take(reset_end) {
-                count.store(0, Ordering::Relaxed);
-            }
+            self.finish_collection(gc, generation, survivor_refs.len());
 
             let duration = elapsed_secs(start_time);
 
@@ -906,13 +956,26 @@ impl GcState {
             };
         }
 
-        // 6b: Record initial strong counts (for resurrection detection)
-        let initial_counts: GcMap<GcPtr, usize> = unreachable_refs
+        // The method cache holds borrowed pointers to what types' dicts hold:
+        // cleared before anything found unreachable here can be freed
+        // (_PyType_ClearCache). Nothing is freed before this point, and a
+        // collection that finds nothing unreachable frees nothing, so it
+        // keeps its cache.
+        crate::builtins::type_::type_cache_clear();
+
+        // Membership in the unreachable set is a header bit from here on (CPython's
+        // `NEXT_MASK_UNREACHABLE`): every phase below asks it of each object or
+        // edge, and a set keyed by address made each of those answers a hash.
+        // Every object that keeps living clears it again before the end.
+        for obj in &unreachable_refs {
+            obj.mark_gc_unreachable();
+        }
+
+        // 6b: Record initial strong counts (for resurrection detection), in
+        // the order of `unreachable_refs`.
+        let initial_counts: Vec<usize> = unreachable_refs
             .iter()
-            .map(|obj| {
-                let ptr = GcPtr(core::ptr::NonNull::from(obj.as_ref()));
-                (ptr, obj.strong_count())
-            })
+            .map(|obj| obj.strong_count())
             .collect();
 
         // 6c: Clear existing weakrefs BEFORE calling __del__
@@ -939,13 +1002,9 @@ impl GcState {
 
         // Detect resurrection
         let mut resurrected_set: GcSet<GcPtr> = GcSet::default();
-        let unreachable_set: GcSet<GcPtr> = unreachable.iter().copied().collect();
-
-        for obj in &unreachable_refs {
-            let ptr = GcPtr(core::ptr::NonNull::from(obj.as_ref()));
-            let initial = initial_counts.get(&ptr).copied().unwrap_or(1);
+        for (obj, &initial) in unreachable_refs.iter().zip(&initial_counts) {
             if obj.strong_count() > initial {
-                resurrected_set.insert(ptr);
+                resurrected_set.insert(GcPtr(core::ptr::NonNull::from(obj.as_ref())));
             }
         }
 
@@ -956,18 +1015,29 @@ impl GcState {
             let referent_ptrs = unsafe { obj.gc_get_referent_ptrs() };
             for child_ptr in referent_ptrs {
                 let child_gc_ptr = GcPtr(child_ptr);
-                if unreachable_set.contains(&child_gc_ptr) && resurrected_set.insert(child_gc_ptr) {
+                // SAFETY: the referents came from `traverse`; an unreachable
+                // one is pinned by `unreachable_refs`, and the bit is only
+                // read of the others.
+                let child = unsafe { child_ptr.as_ref() };
+                if child.is_gc_unreachable() && resurrected_set.insert(child_gc_ptr) {
                     worklist.push(child_gc_ptr);
                 }
             }
         }
 
         // Partition into resurrected and truly dead
-        let (resurrected, truly_dead): (Vec<_>, Vec<_>) =
+        let (resurrected, truly_dead): (Vec<_>, Vec<_>) = if resurrected_set.is_empty() {
+            (Vec::new(), unreachable_refs)
+        } else {
             unreachable_refs.into_iter().partition(|obj| {
                 let ptr = GcPtr(core::ptr::NonNull::from(obj.as_ref()));
                 resurrected_set.contains(&ptr)
-            });
+            })
+        };
+        // The bit now marks the truly dead alone.
+        for obj in &resurrected {
+            obj.unmark_gc_unreachable();
+        }
 
         if debug.contains(GcDebugFlags::STATS) {
             eprintln!(
@@ -979,18 +1049,11 @@ impl GcState {
 
         // Compute collected count (exclude instance dicts in truly_dead)
         let collected = {
-            let dead_ptrs: GcSet<usize> = truly_dead
-                .iter()
-                .map(|obj| obj.as_ref() as *const PyObject as usize)
-                .collect();
             let instance_dict_count = truly_dead
                 .iter()
                 .filter(|obj| {
-                    if let Some(dict_ref) = obj.dict() {
-                        dead_ptrs.contains(&(dict_ref.as_object() as *const PyObject as usize))
-                    } else {
-                        false
-                    }
+                    obj.dict()
+                        .is_some_and(|dict| dict.as_object().is_gc_unreachable())
                 })
                 .count();
             truly_dead.len() - instance_dict_count
@@ -1001,10 +1064,10 @@ impl GcState {
         // survivor_refs are dropped before tp_clear, so reachable objects
         // aren't kept alive beyond the deferred-drop phase.
         self.promote_survivors(generation, &survivor_refs);
-        drop(survivor_refs);
-
         // Resurrected objects stay tracked and survive this collection too.
         self.promote_survivors(generation, &resurrected);
+        let survivors = survivor_refs.len() + resurrected.len();
+        drop(survivor_refs);
         drop(resurrected);
 
         if debug.contains(GcDebugFlags::COLLECTABLE) {
@@ -1041,34 +1104,36 @@ impl GcState {
             // and access the cleared payload.
             let mut late_resurrected: GcSet<GcPtr> = GcSet::default();
             if !save_all {
-                let mut expected_counts: GcMap<GcPtr, usize> = GcMap::default();
                 for obj_ref in &truly_dead {
                     let obj = obj_ref.as_ref();
                     if obj.is_gc_tracked() {
                         unsafe { self.untrack_object(NonNull::from(obj)) };
                     }
                     // One strong reference held by the `truly_dead` vec itself.
-                    expected_counts.insert(GcPtr(NonNull::from(obj)), 1);
+                    obj.expect_gc_refs(1);
                 }
                 // With the objects out of the generation lists, no new external
                 // reference can appear. Count the references coming from within
                 // the dead set; any surplus in strong_count means another thread
                 // grabbed a reference before untracking (late resurrection) and
-                // the object must not be cleared.
-                let mut referents: GcMap<GcPtr, Vec<NonNull<PyObject>>> = GcMap::default();
+                // the object must not be cleared. The counts go in the dead
+                // objects' own `gc_refs`, which nothing else reads any more.
+                let mut referents: Vec<NonNull<PyObject>> = Vec::new();
                 for obj_ref in &truly_dead {
-                    let referent_ptrs = unsafe { obj_ref.gc_get_referent_ptrs() };
-                    for child_ptr in &referent_ptrs {
-                        if let Some(n) = expected_counts.get_mut(&GcPtr(*child_ptr)) {
-                            *n += 1;
+                    referents.clear();
+                    unsafe { obj_ref.gc_extend_referent_ptrs(&mut referents) };
+                    for child_ptr in &referents {
+                        // SAFETY: as in the transitive resurrection above.
+                        let child = unsafe { child_ptr.as_ref() };
+                        if child.is_gc_unreachable() {
+                            child.expect_one_more_gc_ref();
                         }
                     }
-                    referents.insert(GcPtr(NonNull::from(obj_ref.as_ref())), referent_ptrs);
                 }
                 let mut worklist: Vec<GcPtr> = Vec::new();
                 for obj_ref in &truly_dead {
                     let ptr = GcPtr(NonNull::from(obj_ref.as_ref()));
-                    if obj_ref.strong_count() > expected_counts[&ptr]
+                    if obj_ref.strong_count() > obj_ref.expected_gc_refs() as usize
                         && late_resurrected.insert(ptr)
                     {
                         worklist.push(ptr);
@@ -1077,12 +1142,13 @@ impl GcState {
                 // A holder of a late-resurrected object can reach its referents,
                 // so everything reachable from it must stay intact as well.
                 while let Some(ptr) = worklist.pop() {
-                    let Some(referent_ptrs) = referents.get(&ptr) else {
-                        continue;
-                    };
-                    for child_ptr in referent_ptrs {
-                        let child = GcPtr(*child_ptr);
-                        if expected_counts.contains_key(&child) && late_resurrected.insert(child) {
+                    let obj = unsafe { ptr.0.as_ref() };
+                    for child_ptr in unsafe { obj.gc_get_referent_ptrs() } {
+                        let child = GcPtr(child_ptr);
+                        // SAFETY: as above.
+                        if unsafe { child_ptr.as_ref() }.is_gc_unreachable()
+                            && late_resurrected.insert(child)
+                        {
                             worklist.push(child);
                         }
                     }
@@ -1099,6 +1165,12 @@ impl GcState {
                     let owner = unsafe { ptr.0.as_ref() }.gc_owner();
                     unsafe { self.track_object(ptr.0, owner) };
                 }
+            }
+            // Whatever outlives the clearing (a late-resurrected object, one
+            // kept by `gc.garbage`) must not carry the bit into the next
+            // collection.
+            for obj in &truly_dead {
+                obj.unmark_gc_unreachable();
             }
             rustpython_common::refcount::with_deferred_drops(|| {
                 if !save_all {
@@ -1117,12 +1189,7 @@ impl GcState {
             });
         }
 
-        // Reset counts for generations whose objects were promoted away.
-        // For gen2 (oldest), survivors stay in-place so don't reset gen2 count.
-        let reset_end = if generation >= 2 { 2 } else { generation + 1 };
-        for count in self.counts.iter().take(reset_end) {
-            count.store(0, Ordering::Relaxed);
-        }
+        self.finish_collection(gc, generation, survivors);
 
         let duration = elapsed_secs(start_time);
 
@@ -1134,6 +1201,19 @@ impl GcState {
             candidates,
             duration,
         }
+    }
+
+    /// Bookkeeping at the end of a collection of `generation` that left
+    /// `survivors` of its candidates alive (now in the next older generation,
+    /// or still in the oldest).
+    fn finish_collection(&self, gc: &GcInterpreterState, generation: usize, survivors: usize) {
+        // Reset counts for generations whose objects were promoted away.
+        // For gen2 (oldest), survivors stay in-place so don't reset gen2 count.
+        let reset_end = if generation >= 2 { 2 } else { generation + 1 };
+        for count in self.counts.iter().take(reset_end) {
+            count.store(0, Ordering::Relaxed);
+        }
+        gc.clock.collected(generation, survivors);
     }
 
     /// Promote surviving objects to the next generation, or gen2 for a full collection.
@@ -1273,6 +1353,79 @@ impl GcState {
     }
 }
 
+/// When an automatic collection takes in the older generations too, as
+/// CPython's `gc_collect_generations` decides it.
+///
+/// A young collection moves what it finds alive into the middle generation,
+/// and a collection of the middle one moves its survivors into the oldest:
+/// without these counts only the young generation was ever collected
+/// automatically, and cyclic garbage that had once survived a young collection
+/// (most of a structure with back-references, still being built when one ran)
+/// stayed until the interpreter ended.
+struct GenerationClock {
+    /// Collections of the young and of the middle generation since the next
+    /// older one was last collected (CPython's `generations[1].count` and
+    /// `generations[2].count`).
+    collections: [AtomicU32; 2],
+    /// Objects moved into the oldest generation since the last full
+    /// collection, and how many that collection left there (CPython's
+    /// `long_lived_pending` and `long_lived_total`): a full collection also
+    /// waits for the first to reach a quarter of the second, so that a heap
+    /// that only grows is not walked whole again and again (bpo-4074).
+    long_lived_pending: AtomicUsize,
+    long_lived_total: AtomicUsize,
+}
+
+impl GenerationClock {
+    const fn new() -> Self {
+        Self {
+            collections: [AtomicU32::new(0), AtomicU32::new(0)],
+            long_lived_pending: AtomicUsize::new(0),
+            long_lived_total: AtomicUsize::new(0),
+        }
+    }
+
+    /// The oldest generation an automatic collection should take in now.
+    fn due(&self, generations: &[GcGeneration; 3]) -> usize {
+        for older in [2, 1] {
+            if self.collections[older - 1].load(Ordering::Relaxed) <= generations[older].threshold()
+            {
+                continue;
+            }
+            if older == 2
+                && self.long_lived_pending.load(Ordering::Relaxed)
+                    < self.long_lived_total.load(Ordering::Relaxed) / 4
+            {
+                continue;
+            }
+            return older;
+        }
+        0
+    }
+
+    /// Count a finished collection of `generation` that left `survivors` of
+    /// its candidates alive, as CPython's `gc_collect_main` counts one.
+    fn collected(&self, generation: usize, survivors: usize) {
+        if let Some(next) = self.collections.get(generation) {
+            next.fetch_add(1, Ordering::Relaxed);
+        }
+        for count in self.collections.iter().take(generation) {
+            count.store(0, Ordering::Relaxed);
+        }
+        match generation {
+            1 => {
+                self.long_lived_pending
+                    .fetch_add(survivors, Ordering::Relaxed);
+            }
+            2 => {
+                self.long_lived_pending.store(0, Ordering::Relaxed);
+                self.long_lived_total.store(survivors, Ordering::Relaxed);
+            }
+            _ => {}
+        }
+    }
+}
+
 /// Per-interpreter garbage collector state (≈ `PyInterpreterState.gc`).
 ///
 /// The generation lists are process-wide (see [`GcState`]); what an interpreter
@@ -1284,6 +1437,8 @@ pub struct GcInterpreterState {
     owner: GcOwner,
     /// Per-generation thresholds and statistics.
     pub generations: [GcGeneration; 3],
+    /// When the older generations are due.
+    clock: GenerationClock,
     /// GC enabled flag
     enabled: AtomicBool,
     /// Automatic collection requested at this interpreter's next safepoint.
@@ -1307,8 +1462,9 @@ impl GcInterpreterState {
             generations: [
                 GcGeneration::new(2000), // young
                 GcGeneration::new(10),   // old[0]
-                GcGeneration::new(0),    // old[1]
+                GcGeneration::new(10),   // old[1]
             ],
+            clock: GenerationClock::new(),
             enabled: AtomicBool::new(true),
             #[cfg(feature = "threading")]
             scheduled: AtomicBool::new(false),
@@ -1412,6 +1568,23 @@ impl GcInterpreterState {
     /// Perform garbage collection on the given generation
     pub fn collect(&self, generation: usize) -> CollectResult {
         gc_state().collect_inner(self, generation, false)
+    }
+
+    /// An automatic collection: the young generation, and the older ones
+    /// when enough collections of the younger ones have added up since they
+    /// were last collected (CPython's thresholds: a middle collection every
+    /// 11th young one, a full one every 11th middle one once the objects
+    /// that reached the oldest generation since the last full collection are
+    /// a quarter of what it left).
+    ///
+    /// ```
+    /// # rustpython_vm::Interpreter::without_stdlib(Default::default()).enter(|vm| {
+    /// let result = vm.state.gc.collect_due();
+    /// assert_eq!(result.collected, 0);
+    /// # })
+    /// ```
+    pub fn collect_due(&self) -> CollectResult {
+        self.collect(self.clock.due(&self.generations))
     }
 
     /// Force collection even if GC is disabled (for manual gc.collect() calls)
@@ -1540,7 +1713,7 @@ mod tests {
         let state = interpreter_state();
         assert!(state.is_enabled());
         assert_eq!(state.get_debug(), GcDebugFlags::empty());
-        assert_eq!(state.get_threshold(), (2000, 10, 0));
+        assert_eq!(state.get_threshold(), (2000, 10, 10));
     }
 
     #[test]

@@ -2144,12 +2144,89 @@ impl PyObject {
         true
     }
 
+    /// Hold the object's position in the running collection's list of
+    /// candidates, in place of its count, once the count has said what it
+    /// had to (zero: not referenced from outside the candidates). Below
+    /// [`GC_REACHABLE`], so the object still reads as not reached.
+    #[inline]
+    pub(crate) fn hold_gc_position(&self, position: u32) {
+        debug_assert!(position < GC_REACHABLE);
+        self.0.gc_refs.store(position, Ordering::Relaxed);
+    }
+
     /// Leave the candidate set, whatever the collection concluded.
     #[inline]
     pub(crate) fn end_gc_refs(&self) {
         self.0
             .gc_bits
             .fetch_and(!GcBits::COLLECTING.bits(), Ordering::Relaxed);
+    }
+
+    /// Whether this object is, or may later become, tracked by the cycle
+    /// collector (CPython's `_PyObject_GC_MAY_BE_TRACKED`). A tuple the
+    /// collector untracked stays untracked (its items never change), and an
+    /// object of a payload the collector cannot traverse, without a dict,
+    /// never joins it; anything else untracked now (a running call's frame)
+    /// may.
+    #[inline]
+    pub(crate) fn gc_may_be_tracked(&self) -> bool {
+        if self.is_gc_tracked() {
+            return true;
+        }
+        if self
+            .class()
+            .is(crate::vm::Context::genesis().types.tuple_type)
+        {
+            return false;
+        }
+        self.0.vtable.trace.is_some() || self.dict().is_some()
+    }
+
+    /// Enter the running collection's unreachable set (`GcBits::UNREACHABLE`,
+    /// CPython's `NEXT_MASK_UNREACHABLE`): what its later phases test of an
+    /// object or an edge instead of looking it up in a set of their own.
+    #[inline]
+    pub(crate) fn mark_gc_unreachable(&self) {
+        self.set_gc_bit(GcBits::UNREACHABLE);
+    }
+
+    /// Whether this object is in the running collection's unreachable set.
+    #[inline]
+    pub(crate) fn is_gc_unreachable(&self) -> bool {
+        GcBits::from_bits_retain(self.0.gc_bits.load(Ordering::Relaxed))
+            .contains(GcBits::UNREACHABLE)
+    }
+
+    /// Leave the unreachable set: the object lives on (resurrected), or is
+    /// about to be cleared.
+    #[inline]
+    pub(crate) fn unmark_gc_unreachable(&self) {
+        self.0
+            .gc_bits
+            .fetch_and(!GcBits::UNREACHABLE.bits(), Ordering::Relaxed);
+    }
+
+    /// Start the running collection's count of the references a dead object
+    /// should have, in `gc_refs`: nothing else reads that field once the
+    /// object has left the candidate set.
+    #[inline]
+    pub(crate) fn expect_gc_refs(&self, refs: u32) {
+        self.0.gc_refs.store(refs, Ordering::Relaxed);
+    }
+
+    /// One more reference the dead object should have (from another dead one).
+    #[inline]
+    pub(crate) fn expect_one_more_gc_ref(&self) {
+        let refs = self.0.gc_refs.load(Ordering::Relaxed);
+        self.0
+            .gc_refs
+            .store(refs.saturating_add(1), Ordering::Relaxed);
+    }
+
+    /// The references the dead object should have.
+    #[inline]
+    pub(crate) fn expected_gc_refs(&self) -> u32 {
+        self.0.gc_refs.load(Ordering::Relaxed)
     }
 
     /// _PyObject_GC_TRACK

@@ -3598,7 +3598,7 @@ impl VirtualMachine {
     #[cfg(feature = "threading")]
     pub(crate) fn run_scheduled_gc(&self) {
         if self.state.gc.collection_ready() {
-            self.state.gc.collect(0);
+            self.state.gc.collect_due();
         }
     }
 
