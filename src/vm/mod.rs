@@ -286,6 +286,64 @@ pair = Pair((n, n))
         });
     }
 
+    /// A collection lets go of the dicts whose keys and values can never be in a cycle, as CPython
+    /// never tracks them, and each way of storing something that could make one (a subscript, an
+    /// attribute of an instance, `setdefault`, `update`, `|=`, a container as key) gives the dict back
+    /// to the collector first: a cycle made through it afterwards is collected.
+    #[test]
+    fn collections_let_go_of_dicts_of_atoms_until_they_could_make_a_cycle() {
+        on_sandbox_thread(|vm| {
+            let scope = vm.new_scope_with_builtins();
+            let source = "n = 7
+class Plain:
+    pass
+obj = Plain()
+obj.a = n
+obj.b = 'x' * n
+atoms = [{'a': n, 'b': (n, 'c'), None: n / 2} for _ in range(7)]
+holder = {'l': []}
+";
+            vm.run_string(scope.clone(), source, "<dicts>").unwrap();
+            let global = |name: &str| scope.globals.get_item(name, vm).unwrap();
+            let atoms: Vec<rustpython_vm::PyObjectRef> = global("atoms")
+                .downcast_ref::<rustpython_vm::builtins::PyList>()
+                .unwrap()
+                .borrow_vec()
+                .to_vec();
+            let instance_dict = global("obj").dict().unwrap().into();
+            let dicts: Vec<rustpython_vm::PyObjectRef> =
+                atoms.iter().cloned().chain([instance_dict]).collect();
+            assert!(dicts.iter().all(|d| d.is_gc_tracked()), "tracked when made");
+            vm.state.gc.collect(2);
+            assert!(dicts.iter().all(|d| !d.is_gc_tracked()), "let go of");
+            assert!(global("holder").is_gc_tracked());
+            let stores = "atoms[0]['self'] = atoms[0]
+atoms[1].setdefault('l', [atoms[1]])
+atoms[2].update(l=[atoms[2]])
+atoms[3] |= {'l': [atoms[3]]}
+key = Plain()
+key.d = atoms[4]
+atoms[4][key] = 1
+obj.me = obj
+atoms[5]['n'] = n + 1
+atoms[6]['t'] = (n, ('s',))  # a new tuple is tracked until a collection looks at it
+";
+            vm.run_string(scope.clone(), stores, "<stores>").unwrap();
+            let tracked: Vec<bool> = dicts.iter().map(|d| d.is_gc_tracked()).collect();
+            assert_eq!(
+                tracked,
+                [true, true, true, true, true, false, true, true],
+                "after storing"
+            );
+            // The cycles made through the dicts given back are collected with them.
+            vm.run_string(scope.clone(), "del atoms, obj", "<drop>")
+                .unwrap();
+            drop((dicts, atoms));
+            let collected = vm.state.gc.collect(2).collected;
+            assert!(collected >= 6, "{collected} collected");
+        });
+    }
+
     /// Finalizes `rounds` interpreters that imported json, on this thread (RustPython's collector
     /// state is per thread in our build), and returns the oldest generation's count and the frozen
     /// count afterwards.

@@ -20,7 +20,7 @@ use alloc::fmt;
 use core::mem::size_of;
 use core::ops::ControlFlow;
 use core::sync::atomic::{
-    AtomicU32,
+    AtomicPtr, AtomicU32,
     Ordering::{AcqRel, Acquire, Relaxed, Release},
 };
 use num_traits::ToPrimitive;
@@ -49,6 +49,33 @@ pub(crate) struct Dict<T = PyObjectRef> {
     /// entry layout is exactly the one the stamp was issued for, so entry
     /// indexes cached against a stamp stay valid wherever the stamp matches.
     keys_version: AtomicU32,
+    /// The dict object that holds this table, while the cycle collector has
+    /// let go of it because it held only atoms (CPython's untracked dicts);
+    /// null otherwise. A store that could make a cycle hands it back to the
+    /// collector first (CPython's `MAINTAIN_TRACKING`). Only a collection
+    /// sets it, and only on the table inside the dict object it names, which
+    /// the table never leaves; a copy or a new table starts null.
+    untracked_owner: AtomicPtr<PyObject>,
+}
+
+/// What a stored value says about whether its dict can be part of a cycle.
+pub(crate) trait DictValue {
+    /// Whether the value is, or may later become, tracked by the collector.
+    fn may_be_gc_tracked(&self) -> bool;
+}
+
+impl DictValue for PyObjectRef {
+    #[inline]
+    fn may_be_gc_tracked(&self) -> bool {
+        self.gc_may_be_tracked()
+    }
+}
+
+impl DictValue for () {
+    #[inline]
+    fn may_be_gc_tracked(&self) -> bool {
+        false
+    }
 }
 
 /// Source of keys-version stamps. Allocated globally so a shape stamp and a
@@ -202,7 +229,7 @@ unsafe impl<T: Traverse> Traverse for DictInner<T> {
     }
 }
 
-impl<T: Clone> Clone for Dict<T> {
+impl<T: Clone + DictValue> Clone for Dict<T> {
     fn clone(&self) -> Self {
         let inner = self.read();
         if inner.used == 0 {
@@ -229,6 +256,7 @@ impl<T: Clone> Clone for Dict<T> {
         Self {
             inner: PyRwLock::new(inner),
             keys_version: AtomicU32::new(0),
+            untracked_owner: AtomicPtr::new(core::ptr::null_mut()),
         }
     }
 }
@@ -243,6 +271,7 @@ impl<T> Default for Dict<T> {
                 entries: Vec::new(),
             }),
             keys_version: AtomicU32::new(0),
+            untracked_owner: AtomicPtr::new(core::ptr::null_mut()),
         }
     }
 }
@@ -296,7 +325,9 @@ impl GenIndexes {
 }
 
 /// An entry a dict could not store for want of memory (see `DictInner::unchecked_push`).
-struct Refused<T>(#[allow(dead_code, reason = "held only to be dropped later")] Option<DictEntry<T>>);
+struct Refused<T>(
+    #[allow(dead_code, reason = "held only to be dropped later")] Option<DictEntry<T>>,
+);
 
 impl<T> DictInner<T> {
     fn resize(&mut self, new_size: usize) {
@@ -442,7 +473,53 @@ impl<T> DictInner<T> {
 
 type PopInnerResult<T> = ControlFlow<Option<DictEntry<T>>>;
 
-impl<T: Clone> Dict<T> {
+impl<T: Clone + DictValue> Dict<T> {
+    /// Before `key` and `value` are stored: a dict the collector let go of
+    /// goes back to it if they could make a cycle.
+    #[inline]
+    fn before_store<K: DictKey + ?Sized>(&self, key: &K, value: &T) {
+        if self.untracked_owner.load(Relaxed).is_null() {
+            return;
+        }
+        if key.key_may_be_gc_tracked() || value.may_be_gc_tracked() {
+            self.give_back_to_collector();
+        }
+    }
+
+    #[cold]
+    fn give_back_to_collector(&self) {
+        if let Some(owner) =
+            core::ptr::NonNull::new(self.untracked_owner.swap(core::ptr::null_mut(), Relaxed))
+        {
+            // SAFETY: only `let_go_by_collector` sets the pointer, to the live
+            // dict object this table sits in, and `&self` keeps it alive.
+            unsafe { crate::gc_state::retrack(owner) };
+        }
+    }
+
+    /// For the collector: whether this table, inside the dict object `owner`,
+    /// holds only keys and values that can never be part of a cycle; if so it
+    /// remembers `owner`, which the collector then stops tracking.
+    ///
+    /// # Safety
+    /// `owner` must be the dict object this table is the `entries` of.
+    pub(crate) unsafe fn let_go_by_collector(&self, owner: core::ptr::NonNull<PyObject>) -> bool {
+        // As the collector's traversal reads it: a table whose lock is held
+        // (a collection started inside a store) is left as it is, tracked.
+        let Some(inner) = self.inner.try_read_recursive() else {
+            return false;
+        };
+        let atomic = inner
+            .entries
+            .iter()
+            .flatten()
+            .all(|entry| !entry.key.gc_may_be_tracked() && !entry.value.may_be_gc_tracked());
+        if atomic {
+            self.untracked_owner.store(owner.as_ptr(), Relaxed);
+        }
+        atomic
+    }
+
     /// Current keys-version stamp, or 0 if none has been assigned since the
     /// last key-set change. Equal nonzero stamps guarantee an unchanged key
     /// set (values may differ).
@@ -657,6 +734,8 @@ impl<T: Clone> Dict<T> {
         let (stored_index, _removed) = loop {
             let (entry_index, index_index) = self.lookup(vm, key, hash, None)?;
             let mut inner = self.write();
+            // Under the lock: the lookup may run Python, and a collection then.
+            self.before_store(key, &value);
             if let Some(index) = entry_index.index() {
                 // Update existing key
                 if let Some(entry) = inner.entries.get_mut(index) {
@@ -688,8 +767,13 @@ impl<T: Clone> Dict<T> {
                     continue;
                 }
                 self.invalidate_keys_version();
-                let pushed =
-                    inner.unchecked_push(index_index, hash, key.to_pyobject(vm), value, entry_index);
+                let pushed = inner.unchecked_push(
+                    index_index,
+                    hash,
+                    key.to_pyobject(vm),
+                    value,
+                    entry_index,
+                );
                 let stored = match pushed {
                     Ok(stored) => stored,
                     Err(refused) => {
@@ -803,6 +887,7 @@ impl<T: Clone> Dict<T> {
     ) -> PyResult<Option<u16>> {
         let value = {
             let mut inner = self.write();
+            self.before_store(key, &value);
             match inner.entries.get_mut(hint) {
                 Some(Some(entry)) if key.key_is(&entry.key) => {
                     let removed = core::mem::replace(&mut entry.value, value);
@@ -920,6 +1005,10 @@ impl<T: Clone> Dict<T> {
     /// Install an owned table, releasing the old entries after unlocking.
     pub(crate) fn replace_contents(&self, other: Self) {
         let replacement = other.inner.into_inner();
+        // Before it is stored, whatever it holds.
+        if !self.untracked_owner.load(Relaxed).is_null() {
+            self.give_back_to_collector();
+        }
         let _removed = {
             let mut inner = self.write();
             self.invalidate_keys_version();
@@ -1038,8 +1127,11 @@ impl<T: Clone> Dict<T> {
             if inner.indices.get(index_index) != Some(&entry) {
                 continue;
             }
+            self.before_store(key, &value);
             self.invalidate_keys_version();
-            if let Err(refused) = inner.unchecked_push(index_index, hash, key.to_owned(), value, entry) {
+            if let Err(refused) =
+                inner.unchecked_push(index_index, hash, key.to_owned(), value, entry)
+            {
                 drop(inner);
                 drop(refused);
                 return Err(vm.no_memory_error());
@@ -1072,6 +1164,7 @@ impl<T: Clone> Dict<T> {
             let value = default
                 .take()
                 .expect("default must only be computed on insertion")();
+            self.before_store(key, &value);
             self.invalidate_keys_version();
             let pushed = inner.unchecked_push(
                 index_index,
@@ -1118,10 +1211,13 @@ impl<T: Clone> Dict<T> {
             let value = default
                 .take()
                 .expect("default must only be computed on insertion")();
+            self.before_store(key, &value);
             let key_obj = key.to_pyobject(vm);
             let ret = (key_obj.clone(), value.clone());
             self.invalidate_keys_version();
-            if let Err(refused) = inner.unchecked_push(index_index, hash, key_obj, value, index_entry) {
+            if let Err(refused) =
+                inner.unchecked_push(index_index, hash, key_obj, value, index_entry)
+            {
                 drop(inner);
                 drop(refused);
                 return Err(vm.no_memory_error());
@@ -1495,6 +1591,12 @@ pub trait DictKey {
     /// Compare the stored entry (`other_key`) with this lookup key, in that order.
     fn key_eq(&self, vm: &VirtualMachine, other_key: &PyObject) -> PyResult<bool>;
     fn key_as_isize(&self, vm: &VirtualMachine) -> PyResult<isize>;
+    /// Whether the key, once stored, is or may become tracked by the cycle
+    /// collector: only a key that is an object of its own can be.
+    #[inline]
+    fn key_may_be_gc_tracked(&self) -> bool {
+        false
+    }
 }
 
 /// Implement trait for PyObjectRef such that we can use python objects
@@ -1538,6 +1640,11 @@ impl DictKey for PyObject {
     #[inline]
     fn key_as_isize(&self, vm: &VirtualMachine) -> PyResult<isize> {
         self.try_index(vm)?.try_to_primitive(vm)
+    }
+
+    #[inline]
+    fn key_may_be_gc_tracked(&self) -> bool {
+        self.gc_may_be_tracked()
     }
 }
 

@@ -498,37 +498,55 @@ impl GcState {
         }
     }
 
-    /// Stop tracking the tuples of `owner` in generations `0..=generation`
-    /// that can never be part of a cycle: those whose items are all objects
-    /// the collector never tracks (numbers, strings, `None`) or tuples
-    /// untracked the same way, as CPython's `untrack_tuples` does at the start
-    /// of every collection. A tuple's items never change, so it stays out for
-    /// good; keys built as tuples of fields, or a tree of tuples, then cost
-    /// later collections nothing. Each list runs newest first, and older
-    /// generations hold older objects, so the lists are checked from the
-    /// oldest end: a tuple's items are older than the tuple, and a nested one
-    /// is settled before its holder is looked at.
-    fn untrack_atomic_tuples(&self, owner: GcOwner, generation: usize) {
-        let tuple_type = crate::vm::Context::genesis().types.tuple_type;
+    /// Stop tracking the containers of `owner` in generations `0..=generation`
+    /// that cannot be part of a cycle, as CPython does, so that later
+    /// collections do not walk them:
+    ///
+    /// - tuples whose items are all objects the collector never tracks
+    ///   (numbers, strings, `None`) or tuples untracked the same way
+    ///   (CPython's `untrack_tuples`, at the start of every collection). A
+    ///   tuple's items never change, so it stays out for good: keys built as
+    ///   tuples of fields, or a tree of tuples.
+    /// - dicts (exactly `dict`) whose keys and values are all such objects
+    ///   (CPython never tracks those in the first place). A dict can change,
+    ///   so it remembers that it was let go of, and a store that could make a
+    ///   cycle gives it back to the collector first (`MAINTAIN_TRACKING`):
+    ///   records of fields, instance dicts of plain attributes. Not with
+    ///   threads, where a store could race the check.
+    ///
+    /// Each list runs newest first, and older generations hold older
+    /// objects, so the lists are checked from the oldest end: an item is
+    /// older than the tuple holding it, and a nested one is settled before
+    /// its holder is looked at.
+    fn untrack_atomic_containers(&self, owner: GcOwner, generation: usize) {
+        let types = &crate::vm::Context::genesis().types;
+        let (tuple_type, dict_type) = (types.tuple_type, types.dict_type);
+        let dicts_too = cfg!(not(feature = "threading"));
         for generation in (0..=generation.min(2)).rev() {
             let mut list = self.generation_lists[generation].write();
-            let tuples: Vec<NonNull<PyObject>> = list
+            let containers: Vec<NonNull<PyObject>> = list
                 .iter()
-                .filter(|obj| obj.class().is(tuple_type) && is_owned_by(obj, owner))
+                .filter(|obj| {
+                    let class = obj.class();
+                    (class.is(tuple_type) || (dicts_too && class.is(dict_type)))
+                        && is_owned_by(obj, owner)
+                })
                 .map(NonNull::from)
                 .collect();
             let mut untracked = 0;
-            for &ptr in tuples.iter().rev() {
-                // SAFETY: the tuple is in the list, which holds no dead
+            for &ptr in containers.iter().rev() {
+                // SAFETY: the container is in the list, which holds no dead
                 // objects, and this thread holds the list's lock.
                 let obj = unsafe { ptr.as_ref() };
-                let tuple = obj
-                    .downcast_ref::<crate::builtins::PyTuple>()
-                    .expect("an object of the tuple type has a tuple's payload");
-                if tuple.iter().any(|item| item.gc_may_be_tracked()) {
-                    continue;
-                }
-                if unsafe { list.remove(ptr) }.is_some() {
+                let atomic = if let Some(tuple) = obj.downcast_ref::<crate::builtins::PyTuple>() {
+                    !tuple.iter().any(|item| item.gc_may_be_tracked())
+                } else if let Some(dict) = obj.downcast_ref::<crate::builtins::PyDict>() {
+                    // SAFETY: the table is this dict object's own.
+                    unsafe { dict._as_dict_inner().let_go_by_collector(ptr) }
+                } else {
+                    false
+                };
+                if atomic && unsafe { list.remove(ptr) }.is_some() {
                     obj.clear_gc_tracked();
                     obj.set_gc_generation(GC_UNTRACKED);
                     untracked += 1;
@@ -652,7 +670,7 @@ impl GcState {
 
         // Under the young list's own lock, as an untrack by a dealloc is: a
         // tuple read here cannot be freed meanwhile.
-        self.untrack_atomic_tuples(gc.owner, generation.min(2));
+        self.untrack_atomic_containers(gc.owner, generation.min(2));
 
         // Stop the world before reading any tracked object's interpreter
         // state. Requested *before* the generation read locks are taken: a
@@ -1659,6 +1677,19 @@ pub(crate) unsafe fn track_new_object(obj: NonNull<PyObject>) {
     let gc = unsafe { gc.as_ref() };
     unsafe { state.track_object_fresh(obj, gc.owner) };
     state.maybe_collect(gc);
+}
+
+/// Track again a dict a collection let go of (`untrack_atomic_containers`),
+/// under the interpreter it was tracked for, before it stores something that
+/// could make a cycle. Tracked from the young generation, as a new object.
+///
+/// # Safety
+/// `obj` must be a live dict object.
+pub(crate) unsafe fn retrack(obj: NonNull<PyObject>) {
+    let obj_ref = unsafe { obj.as_ref() };
+    if !obj_ref.is_gc_tracked() {
+        unsafe { gc_state().track_object(obj, obj_ref.gc_owner()) };
+    }
 }
 
 /// Track a generator (or coroutine, or async generator) together with the
