@@ -157,9 +157,9 @@ struct GcPtr(NonNull<PyObject>);
 /// The default hasher is SipHash, which buys resistance against a caller
 /// choosing keys that collide. Nothing chooses these keys: they are addresses
 /// this process handed out, and the tables live and die inside one collection.
-/// What a collection needs from them is speed -- it may hash every object it
-/// found unreachable -- so this runs the address through a handful of multiplies and
-/// shifts instead. The shifts are what earns the speed: a table picks its
+/// What a collection needs from them is speed -- it may hash every object
+/// it finds resurrected -- so this runs the address through a handful of
+/// multiplies and shifts instead. The shifts are what earns the speed: a table picks its
 /// bucket from the low bits, and an address arrives with its low bits zeroed
 /// by alignment, so entropy has to be carried downward or every object lands
 /// in the same few buckets.
@@ -668,8 +668,8 @@ impl GcState {
         #[cfg(feature = "threading")]
         crate::object::qsbr::QSBR.process();
 
-        // Under the young list's own lock, as an untrack by a dealloc is: a
-        // tuple read here cannot be freed meanwhile.
+        // Under each list's own lock, as an untrack by a dealloc is: a
+        // container read here cannot be freed meanwhile.
         self.untrack_atomic_containers(gc.owner, generation.min(2));
 
         // Stop the world before reading any tracked object's interpreter
