@@ -129,13 +129,31 @@ impl GcGeneration {
     }
 }
 
-/// Drop one from a generation's occupancy.
+/// Drop `released` from a generation's occupancy.
 ///
 /// A collection resets the counts of the generations it emptied, but it only
 /// empties its own interpreter's objects; another interpreter's stay behind with
 /// the count already zeroed, and untracking one of those must not wrap.
-fn release_count(count: &AtomicUsize) {
-    let _ = count.try_update(Ordering::Relaxed, Ordering::Relaxed, |n| n.checked_sub(1));
+fn release_count(count: &AtomicUsize, released: usize) {
+    let _ = count.try_update(Ordering::Relaxed, Ordering::Relaxed, |n| {
+        Some(n.saturating_sub(released))
+    });
+}
+
+/// Take `obj` out of `list`, the generation list it is in, and mark it
+/// untracked; `false` if it was not there. The caller holds the list's lock
+/// and releases the count.
+///
+/// # Safety
+/// `obj` must be a live object, and in `list` if in any list.
+unsafe fn take_out_of(list: &mut LinkedList<GcLink>, obj: NonNull<PyObject>) -> bool {
+    if unsafe { list.remove(obj) }.is_none() {
+        return false;
+    }
+    let obj_ref = unsafe { obj.as_ref() };
+    obj_ref.clear_gc_tracked();
+    obj_ref.set_gc_generation(GC_UNTRACKED);
+    true
 }
 
 /// Whether `owner`'s collections act on `obj`.
@@ -479,10 +497,8 @@ impl GcState {
                 drop(list);
                 continue; // Retry with the updated generation
             }
-            if unsafe { list.remove(obj) }.is_some() {
-                release_count(count);
-                obj_ref.clear_gc_tracked();
-                obj_ref.set_gc_generation(GC_UNTRACKED);
+            if unsafe { take_out_of(&mut list, obj) } {
+                release_count(count, 1);
             } else {
                 // Object claims to be in this generation but wasn't found in the list.
                 // This indicates a bug: the object was already removed from the list
@@ -546,20 +562,12 @@ impl GcState {
                 } else {
                     false
                 };
-                if atomic && unsafe { list.remove(ptr) }.is_some() {
-                    obj.clear_gc_tracked();
-                    obj.set_gc_generation(GC_UNTRACKED);
+                if atomic && unsafe { take_out_of(&mut list, ptr) } {
                     untracked += 1;
                 }
             }
             drop(list);
-            if untracked != 0 {
-                let _ = self.counts[generation].try_update(
-                    Ordering::Relaxed,
-                    Ordering::Relaxed,
-                    |count| Some(count.saturating_sub(untracked)),
-                );
-            }
+            release_count(&self.counts[generation], untracked);
         }
     }
 
@@ -1272,11 +1280,7 @@ impl GcState {
                 }
 
                 if promoted != 0 {
-                    let _ = self.counts[src_gen].try_update(
-                        Ordering::Relaxed,
-                        Ordering::Relaxed,
-                        |count| Some(count.saturating_sub(promoted)),
-                    );
+                    release_count(&self.counts[src_gen], promoted);
                     self.counts[next_gen].fetch_add(promoted, Ordering::Relaxed);
                 }
             }
@@ -1309,7 +1313,7 @@ impl GcState {
                 perm.push_front(ptr);
                 unsafe { ptr.as_ref().set_gc_generation(GC_PERMANENT) };
                 count += 1;
-                release_count(&self.counts[gen_idx]);
+                release_count(&self.counts[gen_idx], 1);
             }
         }
 
@@ -1841,7 +1845,7 @@ mod tests {
                         if reset {
                             count.store(0, Ordering::Relaxed);
                         } else {
-                            release_count(count);
+                            release_count(count, 1);
                         }
                         finish.wait();
                     }
