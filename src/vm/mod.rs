@@ -1603,20 +1603,31 @@ result = repr((first, mapped, star, raised, recursion, events))
         );
     }
 
+    /// A module source that starts with `import sys` and `names(tb)`, the names of a traceback's
+    /// frames from the outermost, as the call tests below read them.
+    macro_rules! traceback_module {
+        ($body:literal) => {
+            concat!(
+                "import sys\n",
+                "def names(tb):\n",
+                "    out = []\n",
+                "    while tb is not None:\n",
+                "        out.append(tb.tb_frame.f_code.co_name)\n",
+                "        tb = tb.tb_next\n",
+                "    return out\n",
+                $body
+            )
+        };
+    }
+
     /// A call to a Python function from a warmed-up call site runs in its caller's dispatch loop: a
     /// callee's exception reaching a handler (or a `finally`) in its caller, tracebacks, the frame
     /// chain and a frame kept after its return, the recursion limit and calls after it, calls from a
     /// generator body, bound methods, a tracer switched on in a callee, are what CPython 3.11 gives.
     #[test]
     fn calls_made_in_the_dispatch_loop_behave_as_cpython() {
-        let source = r#"import sys
-def names(tb):
-    out = []
-    while tb is not None:
-        out.append(tb.tb_frame.f_code.co_name)
-        tb = tb.tb_next
-    return out
-def leaf(x):
+        let source = traceback_module!(
+            r#"def leaf(x):
     if x == 7:
         raise KeyError(x)
     return x * 2
@@ -1713,10 +1724,118 @@ def calls_unbound():
         return type(e).__name__
 unbound = [calls_unbound() for _ in range(4)]
 result = repr((warm, log[-3:], chains, backs, recursion, after_recursion, from_gen, caught_in_gen, summed, a.total, method_raise, events, unbound))
-"#;
+"#
+        );
         assert_module_result(
             source,
             "([1, 3, 5, 7, 9, 11, 13, ('caught', (7,), ['top', 'middle', 'leaf']), 17, 19], [('finally', 6), ('finally', 7), ('finally', 8)], [['chain', 'via_a', 'via_b', '<module>'], ['chain', 'via_a', 'via_b', '<module>'], ['chain', 'via_a', 'via_b', '<module>'], ['chain', 'via_a', 'via_b', '<module>'], ['chain', 'via_a', 'via_b', '<module>']], [('keep', 'keeper'), ('keep', 'keeper'), ('keep', 'keeper'), ('keep', 'keeper'), ('keep', 'keeper')], 'RecursionError', [0, 2, 4], [13, ('caught', (7,), ['top', 'middle', 'leaf']), 17], [10, 12, 'gen caught', 16], 42, 42, ['<module>', 'add', 'leaf'], [('call', 'leaf'), ('return', 'leaf'), ('call', 'leaf'), ('return', 'leaf'), ('call', 'leaf'), ('return', 'leaf'), ('call', 'leaf'), ('return', 'leaf')], ['NameError', 'NameError', 'NameError', 'NameError'])",
+        );
+    }
+
+    /// A call that binds defaults, keywords, `*args` or `**kwargs`, or goes through a bound method
+    /// object, runs in its caller's dispatch loop as an exact-argument call does: a callee's
+    /// exception reaching its caller's handler and `finally`, tracebacks, the frame chain, the
+    /// recursion limit and calls after it, binding errors, a tracer switched on in a callee, and such
+    /// calls from a generator body give what CPython 3.11 gives.
+    #[test]
+    fn calls_binding_defaults_keywords_and_star_arguments_behave_as_cpython() {
+        let source = traceback_module!(
+            r#"def leaf(x, scale=2, *, bump=0):
+    if x == 7:
+        raise KeyError(x)
+    return x * scale + bump
+def middle(*args, **kwargs):
+    try:
+        return leaf(*args, **kwargs) + 1
+    finally:
+        log.append(('finally', args))
+def top(x, **kw):
+    try:
+        return middle(x, bump=kw.get('bump', 0))
+    except KeyError as e:
+        return ('caught', e.args, names(e.__traceback__))
+log = []
+warm = [top(i, bump=1) for i in range(10)]
+def chain(depth=4):
+    f = sys._getframe()
+    out = []
+    while f is not None and len(out) < depth:
+        out.append(f.f_code.co_name)
+        f = f.f_back
+    return out
+def via_a(*a):
+    return chain(*a)
+def via_b(n=4):
+    return via_a(n)
+chains = []
+for _ in range(4):
+    chains.append(via_b())
+chains.append(via_b(n=2))
+def deep(n, step=1):
+    return deep(n + step, step=step)
+def deep_star(*a):
+    return deep_star(*a)
+recursion = []
+for f in (deep, deep_star):
+    for _ in range(3):
+        try:
+            f(0)
+        except RecursionError:
+            recursion.append(f.__name__)
+after_recursion = [leaf(i, bump=1) for i in range(3)]
+class Acc:
+    def __init__(self, start=0):
+        self.total = start
+    def add(self, x, times=1):
+        self.total += leaf(x) * times
+        return self
+    def add_all(self, *xs, **kw):
+        for x in xs:
+            self.add(x, **kw)
+        return self
+a = Acc(start=1)
+add = a.add
+for i in range(7):
+    add(i)
+    a.add_all(i, i, times=2)
+try:
+    add(7, times=3)
+    method_raise = None
+except KeyError as e:
+    method_raise = names(e.__traceback__)
+errors = []
+def two(a, b):
+    return a + b
+for _ in range(3):
+    for call in (lambda: two(1), lambda: two(1, 2, 3), lambda: two(1, a=2), lambda: leaf(), lambda: add(1, 2, 3), lambda: two(*(1,)), lambda: two(**{'a': 1}), lambda: leaf(1, bump=1, other=2)):
+        try:
+            call()
+        except TypeError as e:
+            errors.append(str(e).split('.')[-1])
+events = []
+def tracer(frame, event, arg):
+    if event in ('call', 'return', 'exception'):
+        events.append((event, frame.f_code.co_name))
+    return tracer
+def turn_on(flag=True):
+    sys.settrace(tracer)
+    return 1
+def outer_on(*a):
+    v = turn_on()
+    return v + leaf(1, bump=a[0])
+for _ in range(4):
+    outer_on(1)
+    sys.settrace(None)
+def gen(*xs, scale=1):
+    for x in xs:
+        yield leaf(x, scale)
+from_gen = [list(gen(1, 2, scale=3)) for _ in range(3)]
+result = repr((warm, log[-3:], chains, recursion, after_recursion, a.total, method_raise, errors, events, from_gen))
+"#
+        );
+        assert_module_result(
+            source,
+            "([2, 4, 6, 8, 10, 12, 14, ('caught', (7,), ['top', 'middle', 'leaf']), 18, 20], [('finally', (7,)), ('finally', (8,)), ('finally', (9,))], [['chain', 'via_a', 'via_b', '<module>'], ['chain', 'via_a', 'via_b', '<module>'], ['chain', 'via_a', 'via_b', '<module>'], ['chain', 'via_a', 'via_b', '<module>'], ['chain', 'via_a']], ['deep', 'deep', 'deep', 'deep_star', 'deep_star', 'deep_star'], [1, 3, 5], 211, ['<module>', 'add', 'leaf'], [\"two() missing 1 required positional argument: 'b'\", 'two() takes 2 positional arguments but 3 were given', \"two() got multiple values for argument 'a'\", \"leaf() missing 1 required positional argument: 'x'\", 'add() takes from 2 to 3 positional arguments but 4 were given', \"two() missing 1 required positional argument: 'b'\", \"two() missing 1 required positional argument: 'b'\", \"leaf() got an unexpected keyword argument 'other'\", \"two() missing 1 required positional argument: 'b'\", 'two() takes 2 positional arguments but 3 were given', \"two() got multiple values for argument 'a'\", \"leaf() missing 1 required positional argument: 'x'\", 'add() takes from 2 to 3 positional arguments but 4 were given', \"two() missing 1 required positional argument: 'b'\", \"two() missing 1 required positional argument: 'b'\", \"leaf() got an unexpected keyword argument 'other'\", \"two() missing 1 required positional argument: 'b'\", 'two() takes 2 positional arguments but 3 were given', \"two() got multiple values for argument 'a'\", \"leaf() missing 1 required positional argument: 'x'\", 'add() takes from 2 to 3 positional arguments but 4 were given', \"two() missing 1 required positional argument: 'b'\", \"two() missing 1 required positional argument: 'b'\", \"leaf() got an unexpected keyword argument 'other'\"], [('call', 'leaf'), ('return', 'leaf'), ('call', 'leaf'), ('return', 'leaf'), ('call', 'leaf'), ('return', 'leaf'), ('call', 'leaf'), ('return', 'leaf')], [[3, 6], [3, 6], [3, 6]])",
         );
     }
 

@@ -768,6 +768,13 @@ impl Py<PyFunction> {
         )
     }
 
+    /// True if a call of this function can be made in the caller's dispatch
+    /// loop (`Py::<PyFunction>::push_vectorcall_frame`): it runs a plain frame.
+    #[inline]
+    pub(crate) fn can_run_inline(&self) -> bool {
+        !self.is_generator_like() && !self.is_jitted()
+    }
+
     /// Runtime guard for CALL_*_EXACT_ARGS specialization: check only argcount.
     /// Other invariants are guaranteed by function versioning and specialization-time checks.
     #[inline]
@@ -894,29 +901,9 @@ impl Py<PyFunction> {
         args: impl ExactSizeIterator<Item = PyObjectRef>,
         vm: &VirtualMachine,
     ) -> PyResult {
-        let code = &*self.code;
-
-        let locals = if code.flags.contains(bytecode::CodeFlags::NEWLOCALS) {
-            crate::frame::FrameLocals::lazy()
-        } else {
-            crate::frame::FrameLocals::with_locals(ArgMapping::from_dict_exact(
-                self.globals.clone(),
-            ))
-        };
-
-        let iframe = unsafe {
-            // SAFETY: `self` is borrowed for this call; its code, globals,
-            // builtins, and the function object outlive `iframe`.
-            crate::frame::InterpreterFrame::new_on_datastack(
-                code,
-                &self.globals,
-                &self.builtins,
-                Some(self.as_object()),
-                locals,
-                self.closure.as_ref().map_or(&[], |c| c.as_slice()),
-                vm,
-            )
-        };
+        // SAFETY: `self` is borrowed for this call, so it outlives `iframe`,
+        // which is released below.
+        let iframe = unsafe { self.push_empty_call_frame(vm) };
 
         // Fill arguments directly into fastlocals
         {
@@ -971,6 +958,123 @@ impl Py<PyFunction> {
             return Ok(self.make_generator_exact_args(taken, vm));
         }
         self.invoke_prepared_exact_args(taken, vm)
+    }
+
+    /// Bind a vectorcall's arguments into a new frame on this thread's data
+    /// stack, for the dispatch loop to run in its caller's place, as
+    /// CPython's `_PyEvalFramePushAndInit` does for every call of a Python
+    /// function: defaults, keywords, `*args` and `**kwargs` are bound as
+    /// `invoke` binds them, without a nested run of the loop. The function
+    /// must be neither generator-like nor JIT-compiled, and nothing may be
+    /// tracing: those calls take `invoke`, which builds what they need.
+    ///
+    /// # Safety
+    /// The frame borrows this function's code, globals, builtins and closure,
+    /// so the function must outlive it, and the frame must be released from
+    /// the top of the data stack (`release_datastack_frame`). On an error the
+    /// frame is already released.
+    pub(crate) unsafe fn push_vectorcall_frame<'a>(
+        &self,
+        mut args: Vec<PyObjectRef>,
+        nargs: usize,
+        kwnames: Option<&[PyObjectRef]>,
+        vm: &VirtualMachine,
+    ) -> PyResult<&'a mut crate::frame::InterpreterFrame> {
+        let code: &Py<PyCode> = &self.code;
+        let kwnames = kwnames.filter(|kw| !kw.is_empty());
+        let positional_only = code.flags.contains(bytecode::CodeFlags::OPTIMIZED)
+            && !code
+                .flags
+                .intersects(bytecode::CodeFlags::VARARGS | bytecode::CodeFlags::VARKEYWORDS)
+            && code.kwonlyarg_count == 0;
+        let arg_count = code.arg_count as usize;
+        let exact = match kwnames {
+            _ if !positional_only => Err(args),
+            None if nargs == arg_count => {
+                args.truncate(nargs);
+                Ok(args)
+            }
+            Some(kwnames) if nargs + kwnames.len() == arg_count => {
+                try_reorder_simple_kwargs(code, args, nargs, kwnames)
+            }
+            _ => Err(args),
+        };
+        let mut args = match exact {
+            Ok(exact) => {
+                // SAFETY: the caller's contract.
+                let iframe = unsafe { self.push_empty_call_frame(vm) };
+                let fastlocals = iframe.localsplus.fastlocals_mut();
+                for (slot, arg) in fastlocals.iter_mut().zip(exact) {
+                    *slot = Some(arg);
+                }
+                return Ok(iframe);
+            }
+            Err(args) => args,
+        };
+        let func_args = if kwnames.is_some() {
+            FuncArgs::from_vectorcall_owned(args, nargs, kwnames)
+        } else {
+            args.truncate(nargs);
+            FuncArgs::from(args)
+        };
+        // SAFETY: the caller's contract.
+        unsafe { self.push_func_args_frame(func_args, vm) }
+    }
+
+    /// [`push_vectorcall_frame`](Self::push_vectorcall_frame) for arguments
+    /// already gathered in a [`FuncArgs`] (`f(*args, **kwargs)`).
+    ///
+    /// # Safety
+    /// As for `push_vectorcall_frame`.
+    pub(crate) unsafe fn push_func_args_frame<'a>(
+        &self,
+        func_args: FuncArgs,
+        vm: &VirtualMachine,
+    ) -> PyResult<&'a mut crate::frame::InterpreterFrame> {
+        // SAFETY: the caller's contract.
+        let iframe = unsafe { self.push_empty_call_frame(vm) };
+        if let Err(error) = self.fill_locals_from_args_iframe(iframe, func_args, vm) {
+            // SAFETY: the frame was just pushed and nothing refers to it.
+            unsafe {
+                if let Some((base, size)) = iframe.release_datastack_frame() {
+                    vm.datastack_pop_frame(base, size);
+                }
+            }
+            return Err(error);
+        }
+        Ok(iframe)
+    }
+
+    /// A new frame for a call of this function on the data stack, its
+    /// arguments not yet bound.
+    ///
+    /// # Safety
+    /// As for `push_vectorcall_frame`.
+    unsafe fn push_empty_call_frame<'a>(
+        &self,
+        vm: &VirtualMachine,
+    ) -> &'a mut crate::frame::InterpreterFrame {
+        let code = &*self.code;
+        let locals = if code.flags.contains(bytecode::CodeFlags::NEWLOCALS) {
+            crate::frame::FrameLocals::lazy()
+        } else {
+            crate::frame::FrameLocals::with_locals(ArgMapping::from_dict_exact(
+                self.globals.clone(),
+            ))
+        };
+        // SAFETY: the caller keeps this function, and so its code, globals,
+        // builtins and closure, alive for as long as the frame.
+        unsafe {
+            crate::frame::InterpreterFrame::new_on_datastack(
+                code,
+                &self.globals,
+                &self.builtins,
+                Some(self.as_object()),
+                locals,
+                self.closure.as_ref().map_or(&[], |c| c.as_slice()),
+                vm,
+            )
+        }
     }
 }
 
