@@ -672,12 +672,17 @@ fn the_time_limit_ends_endless_runs_of_every_shape() {
 
 #[test]
 fn recursion_is_a_python_error_never_a_crash() {
-    // Direct recursion, and recursion whose calls go by the general path (a callback under `map` or
-    // `sorted`, `f(*args)`), with the default limit and with a limit the stack could never hold.
+    // Direct recursion, recursion whose calls bind keywords, defaults, `*args` and `**kwargs` or go
+    // through a bound-method object (all made in the caller's dispatch loop), and recursion through
+    // native code (a callback under `map` or `sorted`), with the default limit and with a limit the
+    // stack could never hold.
     let recursions = [
         "def f(n):\n    return f(n + 1)\nf(0)",
         "def f(n):\n    return f(n + 1)\nlist(map(f, [0]))",
         "def f(*a):\n    return f(*a)\nf(1, 2)",
+        "def f(n, step=1):\n    return f(n + step, step=step)\nf(0)",
+        "def f(*a, **k):\n    return f(*a, **k)\nf(1, k=2)",
+        "class C:\n    def m(self, n=0):\n        return g(n + 1)\ng = C().m\ng()",
         "def f(n):\n    return f(n + 1)\nsorted([1, 2], key=f)",
     ];
     for (isolation, rt) in common::runtimes() {
