@@ -673,9 +673,8 @@ fn the_time_limit_ends_endless_runs_of_every_shape() {
 #[test]
 fn recursion_is_a_python_error_never_a_crash() {
     // Direct recursion, recursion whose calls bind keywords, defaults, `*args` and `**kwargs` or go
-    // through a bound-method object (all made in the caller's dispatch loop), and recursion through
-    // native code (a callback under `map` or `sorted`), with the default limit and with a limit the
-    // stack could never hold.
+    // through a bound-method object, and recursion through native code (a callback under `map` or
+    // `sorted`), with the default limit and with a limit the stack could never hold.
     let recursions = [
         "def f(n):\n    return f(n + 1)\nf(0)",
         "def f(n):\n    return f(n + 1)\nlist(map(f, [0]))",

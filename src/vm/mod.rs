@@ -1732,8 +1732,8 @@ result = repr((warm, log[-3:], chains, backs, recursion, after_recursion, from_g
         );
     }
 
-    /// A call that binds defaults, keywords, `*args` or `**kwargs`, or goes through a bound method
-    /// object, runs in its caller's dispatch loop as an exact-argument call does: a callee's
+    /// Calls that bind defaults, keywords, `*args` or `**kwargs`, or go through a bound method
+    /// object (bound straight into the callee's frame where nothing can go wrong): a callee's
     /// exception reaching its caller's handler and `finally`, tracebacks, the frame chain, the
     /// recursion limit and calls after it, binding errors, a tracer switched on in a callee, and such
     /// calls from a generator body give what CPython 3.11 gives.

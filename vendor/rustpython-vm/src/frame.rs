@@ -7837,18 +7837,8 @@ impl ExecutingFrame<'_> {
                     if self.specialization_call_recursion_guard(vm) {
                         return self.execute_call_vectorcall(nargs, vm);
                     }
-                    let inline = func.can_run_inline();
                     let (callable, args_vec) = self.take_call_args(nargs as usize);
                     let effective_nargs = args_vec.len();
-                    if inline {
-                        return self.call_function_inline(
-                            callable,
-                            args_vec,
-                            effective_nargs,
-                            None,
-                            vm,
-                        );
-                    }
                     let result =
                         vectorcall_function(&callable, args_vec, effective_nargs, None, vm)?;
                     self.push_value(result);
@@ -7886,22 +7876,12 @@ impl ExecutingFrame<'_> {
                         if self.specialization_call_recursion_guard(vm) {
                             return self.execute_call_vectorcall(nargs, vm);
                         }
-                        let inline = func.can_run_inline();
                         let nargs_usize = nargs as usize;
                         let mut args_vec = Vec::with_capacity(nargs_usize + 1);
                         args_vec.push(bound_self);
                         args_vec.extend(self.pop_multiple(nargs_usize));
                         self.pop_stackref_opt(); // null (self_or_null)
                         self.pop_stackref(); // callable (bound method)
-                        if inline {
-                            return self.call_function_inline(
-                                bound_function,
-                                args_vec,
-                                nargs_usize + 1,
-                                None,
-                                vm,
-                            );
-                        }
                         let result = vectorcall_function(
                             &bound_function,
                             args_vec,
@@ -8262,7 +8242,6 @@ impl ExecutingFrame<'_> {
                     if self.specialization_call_recursion_guard(vm) {
                         return self.execute_call_kw_vectorcall(nargs, vm);
                     }
-                    let inline = func.can_run_inline();
                     let nargs_usize = nargs as usize;
                     let kwarg_names_obj = self.pop_value();
                     let kwarg_names_tuple = kwarg_names_obj
@@ -8282,15 +8261,6 @@ impl ExecutingFrame<'_> {
                         (all_args, pos_count)
                     };
                     let kwnames = kwarg_names_tuple.as_slice();
-                    if inline {
-                        return self.call_function_inline(
-                            callable,
-                            args_vec,
-                            effective_nargs,
-                            Some(kwnames),
-                            vm,
-                        );
-                    }
                     let result = vectorcall_function(
                         &callable,
                         args_vec,
@@ -8330,7 +8300,6 @@ impl ExecutingFrame<'_> {
                         if func.is_jitted() {
                             return self.execute_call_kw_vectorcall(nargs, vm);
                         }
-                        let inline = func.can_run_inline() && self.may_call_inline(vm);
                         let nargs_usize = nargs as usize;
                         let kwarg_names_obj = self.pop_value();
                         let kwarg_names_tuple = kwarg_names_obj
@@ -8345,15 +8314,6 @@ impl ExecutingFrame<'_> {
                         args_vec.push(bound_self);
                         args_vec.extend(all_args);
                         let kwnames = kwarg_names_tuple.as_slice();
-                        if inline {
-                            return self.call_function_inline(
-                                bound_function,
-                                args_vec,
-                                pos_count + 1,
-                                Some(kwnames),
-                                vm,
-                            );
-                        }
                         let result = vectorcall_function(
                             &bound_function,
                             args_vec,
@@ -9745,90 +9705,6 @@ impl ExecutingFrame<'_> {
         Ok(())
     }
 
-    /// Whether a call made now may run its callee in this dispatch loop: not
-    /// while tracing (a tracer needs frame objects) nor at the recursion
-    /// limit (the nested call raises `RecursionError`).
-    #[inline]
-    fn may_call_inline(&self, vm: &VirtualMachine) -> bool {
-        !self.specialization_eval_frame_active(vm) && !self.specialization_call_recursion_guard(vm)
-    }
-
-    /// Call `callable` with a vectorcall's arguments and push the result;
-    /// or, for a plain Python function or a method of one, bind its frame
-    /// and hand it to this loop to run in this frame's place, as CPython
-    /// 3.11's `CALL` makes every call of a Python function.
-    #[inline(never)]
-    fn call_vectorcall_or_inline(
-        &mut self,
-        callable: PyObjectRef,
-        mut args: Vec<PyObjectRef>,
-        nargs: usize,
-        kwnames: Option<&[PyObjectRef]>,
-        vm: &VirtualMachine,
-    ) -> FrameResult {
-        if self.may_call_inline(vm) {
-            if callable
-                .downcast_ref_if_exact::<PyFunction>(vm)
-                .is_some_and(|func| func.can_run_inline())
-            {
-                return self.call_function_inline(callable, args, nargs, kwnames, vm);
-            }
-            if let Some(method) = callable.downcast_ref_if_exact::<PyBoundMethod>(vm)
-                && method
-                    .function_obj()
-                    .downcast_ref_if_exact::<PyFunction>(vm)
-                    .is_some_and(|func| func.can_run_inline())
-            {
-                let function = method.function_obj().to_owned();
-                args.insert(0, method.self_obj().to_owned());
-                drop(callable);
-                return self.call_function_inline(function, args, nargs + 1, kwnames, vm);
-            }
-        }
-        let value = callable.vectorcall(args, nargs, kwnames, vm)?;
-        self.push_value(value);
-        Ok(None)
-    }
-
-    /// Bind a call of `function`, an exact `PyFunction` that
-    /// [`can_run_inline`](PyFunction::can_run_inline), into a frame and hand
-    /// it to this loop (`ExecutionResult::TailCall`).
-    fn call_function_inline(
-        &mut self,
-        function: PyObjectRef,
-        args: Vec<PyObjectRef>,
-        nargs: usize,
-        kwnames: Option<&[PyObjectRef]>,
-        vm: &VirtualMachine,
-    ) -> FrameResult {
-        self.enter_function_inline(
-            function,
-            // SAFETY: `enter_function_inline` keeps the function alive with the frame.
-            |func| unsafe { func.push_vectorcall_frame(args, nargs, kwnames, vm) },
-            vm,
-        )
-    }
-
-    /// Hand the frame `push` binds for a call of `function` (an exact
-    /// `PyFunction` that can run inline) to this loop, with `function` as
-    /// the owner that keeps everything the frame borrows alive.
-    fn enter_function_inline(
-        &mut self,
-        function: PyObjectRef,
-        push: impl for<'f> FnOnce(&'f Py<PyFunction>) -> PyResult<&'f mut InterpreterFrame>,
-        vm: &VirtualMachine,
-    ) -> FrameResult {
-        let func = function
-            .downcast_ref_if_exact::<PyFunction>(vm)
-            .expect("a function to call inline");
-        let callee: *mut InterpreterFrame = push(func)?;
-        vm.set_pending_tailcall_owner(function);
-        // SAFETY: the frame was just pushed on this thread's data stack, and
-        // its owner, handed over above, keeps alive all it borrows.
-        vm.set_pending_tailcall(unsafe { &mut *callee });
-        Ok(Some(ExecutionResult::TailCall))
-    }
-
     /// Vectorcall dispatch for Instruction::Call (positional args only).
     /// Uses vectorcall slot if available, otherwise falls back to FuncArgs.
     #[inline]
@@ -9878,7 +9754,10 @@ impl ExecutingFrame<'_> {
             .to_pyobj();
         self.localsplus.stack_truncate(callable_idx);
 
-        self.call_vectorcall_or_inline(callable_obj, args_vec, effective_nargs, None, vm)
+        // invoke_vectorcall falls back to FuncArgs if no vectorcall slot
+        let result = callable_obj.vectorcall(args_vec, effective_nargs, None, vm)?;
+        self.push_value(result);
+        Ok(None)
     }
 
     /// Vectorcall dispatch for Instruction::CallKw (positional + keyword args).
@@ -9940,8 +9819,11 @@ impl ExecutingFrame<'_> {
             .to_pyobj();
         self.localsplus.stack_truncate(callable_idx);
 
+        // invoke_vectorcall falls back to FuncArgs if no vectorcall slot
         let kwnames = kwarg_names_tuple.as_slice();
-        self.call_vectorcall_or_inline(callable_obj, args_vec, effective_nargs, Some(kwnames), vm)
+        let result = callable_obj.vectorcall(args_vec, effective_nargs, Some(kwnames), vm)?;
+        self.push_value(result);
+        Ok(None)
     }
 
     #[inline]
@@ -9958,26 +9840,15 @@ impl ExecutingFrame<'_> {
             args
         };
 
-        // With no keywords, as `CALL` makes the call: a plain Python function
-        // then binds `f(*args)` the way it binds `f(a, b)`, without building
-        // and re-reading a `FuncArgs`.
-        if final_args.kwargs.is_empty() {
+        // With no keywords, through the callable's vectorcall slot, as `CALL`
+        // makes the call: a plain Python function then binds `f(*args)` the
+        // way it binds `f(a, b)`, without building and re-reading a `FuncArgs`.
+        let value = if final_args.kwargs.is_empty() {
             let nargs = final_args.args.len();
-            return self.call_vectorcall_or_inline(callable, final_args.args, nargs, None, vm);
-        }
-        if self.may_call_inline(vm)
-            && callable
-                .downcast_ref_if_exact::<PyFunction>(vm)
-                .is_some_and(|func| func.can_run_inline())
-        {
-            return self.enter_function_inline(
-                callable,
-                // SAFETY: `enter_function_inline` keeps the function alive with the frame.
-                |func| unsafe { func.push_func_args_frame(final_args, vm) },
-                vm,
-            );
-        }
-        let value = callable.call(final_args, vm)?;
+            callable.vectorcall(final_args.args, nargs, None, vm)?
+        } else {
+            callable.call(final_args, vm)?
+        };
         self.push_value(value);
         Ok(None)
     }

@@ -768,13 +768,6 @@ impl Py<PyFunction> {
         )
     }
 
-    /// True if a call of this function can be made in the caller's dispatch
-    /// loop (`Py::<PyFunction>::push_vectorcall_frame`): it runs a plain frame.
-    #[inline]
-    pub(crate) fn can_run_inline(&self) -> bool {
-        !self.is_generator_like() && !self.is_jitted()
-    }
-
     /// Runtime guard for CALL_*_EXACT_ARGS specialization: check only argcount.
     /// Other invariants are guaranteed by function versioning and specialization-time checks.
     #[inline]
@@ -961,21 +954,20 @@ impl Py<PyFunction> {
     }
 
     /// Bind a vectorcall's arguments into a new frame on this thread's data
-    /// stack, for the dispatch loop to run in its caller's place, as
-    /// CPython's `_PyEvalFramePushAndInit` does for every call of a Python
-    /// function: defaults, keywords, `*args` and `**kwargs` are bound as
-    /// `invoke` binds them, without a nested run of the loop. The function
-    /// must be neither generator-like nor JIT-compiled, and nothing may be
-    /// tracing: those calls take `invoke`, which builds what they need.
+    /// stack: the exact positional shape moved straight in, defaults and
+    /// keywords placed directly when nothing can go wrong
+    /// ([`SimpleBinding`]), anything else bound as `invoke` binds it. The
+    /// function must be neither generator-like nor JIT-compiled, and nothing
+    /// may be tracing: those calls take `invoke`, which builds what they need.
     ///
     /// # Safety
     /// The frame borrows this function's code, globals, builtins and closure,
     /// so the function must outlive it, and the frame must be released from
     /// the top of the data stack (`release_datastack_frame`). On an error the
     /// frame is already released.
-    pub(crate) unsafe fn push_vectorcall_frame<'a>(
+    unsafe fn push_vectorcall_frame<'a>(
         &self,
-        mut args: Vec<PyObjectRef>,
+        args: Vec<PyObjectRef>,
         nargs: usize,
         kwnames: Option<&[PyObjectRef]>,
         vm: &VirtualMachine,
@@ -987,33 +979,25 @@ impl Py<PyFunction> {
                 .flags
                 .intersects(bytecode::CodeFlags::VARARGS | bytecode::CodeFlags::VARKEYWORDS)
             && code.kwonlyarg_count == 0;
-        let arg_count = code.arg_count as usize;
-        let exact = match kwnames {
-            _ if !positional_only => Err(args),
-            None if nargs == arg_count => {
-                args.truncate(nargs);
-                Ok(args)
+        if positional_only && kwnames.is_none() && nargs == code.arg_count as usize {
+            // SAFETY: the caller's contract.
+            let iframe = unsafe { self.push_empty_call_frame(vm) };
+            let fastlocals = iframe.localsplus.fastlocals_mut();
+            for (slot, arg) in fastlocals.iter_mut().zip(args) {
+                *slot = Some(arg);
             }
-            Some(kwnames) if nargs + kwnames.len() == arg_count => {
-                try_reorder_simple_kwargs(code, args, nargs, kwnames)
-            }
-            _ => Err(args),
-        };
-        let mut args = match exact {
-            Ok(exact) => {
-                // SAFETY: the caller's contract.
-                let iframe = unsafe { self.push_empty_call_frame(vm) };
-                let fastlocals = iframe.localsplus.fastlocals_mut();
-                for (slot, arg) in fastlocals.iter_mut().zip(exact) {
-                    *slot = Some(arg);
-                }
-                return Ok(iframe);
-            }
-            Err(args) => args,
-        };
+            return Ok(iframe);
+        }
+        if positional_only && let Some(plan) = SimpleBinding::plan(self, nargs, kwnames) {
+            // SAFETY: the caller's contract.
+            let iframe = unsafe { self.push_empty_call_frame(vm) };
+            plan.bind(iframe.localsplus.fastlocals_mut(), args, nargs);
+            return Ok(iframe);
+        }
         let func_args = if kwnames.is_some() {
             FuncArgs::from_vectorcall_owned(args, nargs, kwnames)
         } else {
+            let mut args = args;
             args.truncate(nargs);
             FuncArgs::from(args)
         };
@@ -1022,11 +1006,11 @@ impl Py<PyFunction> {
     }
 
     /// [`push_vectorcall_frame`](Self::push_vectorcall_frame) for arguments
-    /// already gathered in a [`FuncArgs`] (`f(*args, **kwargs)`).
+    /// gathered in a [`FuncArgs`], bound by `fill_locals_from_args`.
     ///
     /// # Safety
     /// As for `push_vectorcall_frame`.
-    pub(crate) unsafe fn push_func_args_frame<'a>(
+    unsafe fn push_func_args_frame<'a>(
         &self,
         func_args: FuncArgs,
         vm: &VirtualMachine,
@@ -1771,6 +1755,92 @@ impl Representable for PyCell {
 /// fall back to the slow path (extremely rare in practice).
 const MAX_INLINE_KW: usize = 16;
 
+/// How a call binds a plain function's parameters (no `*args`, `**kwargs` or
+/// keyword-only ones) when it can go wrong in no way: the positionals first,
+/// each keyword to a parameter after them, and the defaults to the rest (the
+/// binding of CPython 3.11's `CALL_PY_WITH_DEFAULTS` and of its keyword
+/// calls). Anything else, errors included, is left to `fill_locals_from_args`.
+struct SimpleBinding {
+    /// The parameter each keyword argument goes to, in the call's order.
+    keyword_slots: [u16; MAX_INLINE_KW],
+    keywords: usize,
+    /// The function's defaults, when some parameter takes one.
+    defaults: Option<PyTupleRef>,
+    /// The number of parameters.
+    arg_count: usize,
+    /// Parameters, by bit, that the call gives a value.
+    given: u64,
+}
+
+impl SimpleBinding {
+    fn plan(func: &PyFunction, nargs: usize, kwnames: Option<&[PyObjectRef]>) -> Option<Self> {
+        let code: &Py<PyCode> = &func.code;
+        let arg_count = code.arg_count as usize;
+        let keywords = kwnames.map_or(0, <[PyObjectRef]>::len);
+        if nargs > arg_count || arg_count > 64 || keywords > MAX_INLINE_KW {
+            return None;
+        }
+        let mut given = if nargs == 64 { u64::MAX } else { (1u64 << nargs) - 1 };
+        let mut keyword_slots = [0u16; MAX_INLINE_KW];
+        let posonly = code.posonlyarg_count as usize;
+        for (slot, name) in keyword_slots.iter_mut().zip(kwnames.unwrap_or_default()) {
+            let name = name.downcast_ref::<PyStr>()?.to_str()?;
+            // A positional-only name, an unknown one, or one given twice is an
+            // error the general binding reports.
+            let position = posonly
+                + code.varnames[posonly..arg_count]
+                    .iter()
+                    .position(|param| param.as_str() == name)?;
+            if given & (1 << position) != 0 {
+                return None;
+            }
+            given |= 1 << position;
+            *slot = position as u16;
+        }
+        let all = if arg_count == 64 { u64::MAX } else { (1u64 << arg_count) - 1 };
+        let defaults = if given == all {
+            None
+        } else {
+            let defaults = func.defaults_and_kwdefaults.lock().0.clone()?;
+            // Every parameter the call leaves out must have a default.
+            let first_default = arg_count.checked_sub(defaults.len())?;
+            let first_missing = (!given & all).trailing_zeros() as usize;
+            if first_missing < first_default {
+                return None;
+            }
+            Some(defaults)
+        };
+        Some(Self {
+            keyword_slots,
+            keywords,
+            defaults,
+            arg_count,
+            given,
+        })
+    }
+
+    /// Move the call's arguments (`nargs` positionals, then the keywords'
+    /// values) into `fastlocals` and fill in the defaults.
+    fn bind(self, fastlocals: &mut [Option<PyObjectRef>], args: Vec<PyObjectRef>, nargs: usize) {
+        let mut args = args.into_iter();
+        for (slot, arg) in fastlocals.iter_mut().zip(args.by_ref().take(nargs)) {
+            *slot = Some(arg);
+        }
+        for (&position, arg) in self.keyword_slots[..self.keywords].iter().zip(args) {
+            fastlocals[position as usize] = Some(arg);
+        }
+        if let Some(defaults) = self.defaults {
+            let defaults = defaults.as_slice();
+            let first_default = self.arg_count - defaults.len();
+            for (position, slot) in fastlocals[..self.arg_count].iter_mut().enumerate() {
+                if self.given & (1 << position) == 0 {
+                    *slot = Some(defaults[position - first_default].clone());
+                }
+            }
+        }
+    }
+}
+
 /// Try to resolve every keyword in `kwnames` to a distinct fastlocals slot in
 /// `posonlyarg_count..arg_count` that isn't already filled by a positional
 /// argument, without allocating an `IndexMap`, a `Vec`, or cloning any
@@ -1884,6 +1954,22 @@ pub(crate) fn vectorcall_function(
             FuncArgs::from(args)
         };
         return zelf.invoke(func_args, vm);
+    }
+
+    // A plain frame, untraced: bound on the data stack (defaults and keywords
+    // placed directly where nothing can go wrong) and run there.
+    if !zelf.is_generator_like() && !vm.use_tracing.get() {
+        // SAFETY: `zelf` is borrowed for this call, so it outlives the frame,
+        // which is released below.
+        let iframe = unsafe { zelf.push_vectorcall_frame(args, nargs, kwnames, vm)? };
+        let result = vm.run_frame_fast(iframe);
+        // SAFETY: the frame has returned and is the top of the data stack.
+        unsafe {
+            if let Some((base, size)) = iframe.release_datastack_frame() {
+                vm.datastack_pop_frame(base, size);
+            }
+        }
+        return result;
     }
 
     // Positional-only signature that a call can fill exactly, whether or not
