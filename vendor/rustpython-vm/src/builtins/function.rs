@@ -1841,79 +1841,6 @@ impl SimpleBinding {
     }
 }
 
-/// Try to resolve every keyword in `kwnames` to a distinct fastlocals slot in
-/// `posonlyarg_count..arg_count` that isn't already filled by a positional
-/// argument, without allocating an `IndexMap`, a `Vec`, or cloning any
-/// keyword name.
-///
-/// On success, `args` is reordered into positional order in place (ready for
-/// [`PyFunction::prepare_exact_args_frame`]) and returned as `Ok`. On any
-/// mismatch (too many keywords, unknown keyword, positional/keyword overlap,
-/// non-str/non-UTF8 name) `args` is hand back completely untouched as `Err`
-/// so the caller can fall back to the slow path, which reproduces CPython's
-/// exact error messages.
-///
-/// Only called when `nargs + kwnames.len() == code.arg_count`, i.e. every
-/// parameter is exactly filled by the call with no defaults needed. That
-/// invariant means the keyword values, initially at `args[nargs..]`, are
-/// exactly the values for slots `nargs..arg_count` in some order — so the
-/// whole reorder happens by draining that suffix into a small on-stack
-/// buffer and pushing it back in the resolved order. `args`'s original
-/// allocation is reused; no new allocation is needed.
-fn try_reorder_simple_kwargs(
-    code: &Py<PyCode>,
-    mut args: Vec<PyObjectRef>,
-    nargs: usize,
-    kwnames: &[PyObjectRef],
-) -> Result<Vec<PyObjectRef>, Vec<PyObjectRef>> {
-    let arg_count = code.arg_count as usize;
-    let posonly = code.posonlyarg_count as usize;
-    let kw_count = kwnames.len();
-    if kw_count > MAX_INLINE_KW {
-        return Err(args);
-    }
-
-    // Resolve target slots (relative to `nargs`) first, without touching
-    // `args`, so a mismatch can bail out leaving `args` untouched.
-    let mut rel_positions = [0usize; MAX_INLINE_KW];
-    for (i, name_obj) in kwnames.iter().enumerate() {
-        let Some(name_str) = name_obj.downcast_ref::<PyStr>().and_then(|s| s.to_str()) else {
-            return Err(args);
-        };
-        let Some(pos) = code.varnames[posonly..arg_count]
-            .iter()
-            .position(|v| v.as_str() == name_str)
-            .map(|p| p + posonly)
-        else {
-            // Unexpected keyword argument; let the slow path report it.
-            return Err(args);
-        };
-        let rel = match pos.checked_sub(nargs) {
-            // Positional/keyword overlap; let the slow path report the
-            // exact "multiple values for argument" error.
-            None => return Err(args),
-            Some(rel) => rel,
-        };
-        if rel_positions[..i].contains(&rel) {
-            // Duplicate keyword landing on the same slot.
-            return Err(args);
-        }
-        rel_positions[i] = rel;
-    }
-
-    // Every keyword maps to a distinct free slot in nargs..arg_count.
-    // Drain the keyword values into a stack buffer ordered by slot, then
-    // push them back — reusing `args`'s own allocation, no heap Vec needed.
-    let mut buf: [Option<PyObjectRef>; MAX_INLINE_KW] = [const { None }; MAX_INLINE_KW];
-    for (i, value) in args.drain(nargs..nargs + kw_count).enumerate() {
-        buf[rel_positions[i]] = Some(value);
-    }
-    for slot in buf.iter_mut().take(kw_count) {
-        args.push(slot.take().unwrap());
-    }
-    Ok(args)
-}
-
 /// Run a plain function whose parameters `args` fills exactly, in order.
 ///
 /// Untraced, the frame lives on the data stack and runs under the
@@ -2000,23 +1927,6 @@ pub(crate) fn vectorcall_function(
         // Move owned args directly into fastlocals — no clone needed.
         args.truncate(nargs);
         return run_exact_args(zelf, args, vm);
-    }
-
-    if has_kwargs
-        && base_simple
-        && let Some(kwnames) = kwnames
-        && nargs + kwnames.len() == code.arg_count as usize
-    {
-        // FAST PATH: plain function, no *args/**kwargs/kwonly, every
-        // parameter filled exactly by this call. Reorder into positional
-        // order with no IndexMap/Wtf8Buf allocation; any mismatch falls
-        // through to the slow path below with `args` untouched.
-        match try_reorder_simple_kwargs(code, args, nargs, kwnames) {
-            Ok(ordered) => return run_exact_args(zelf, ordered, vm),
-            Err(restored) => {
-                args = restored;
-            }
-        }
     }
 
     // SLOW PATH: construct FuncArgs from owned Vec and delegate to invoke()
