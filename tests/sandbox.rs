@@ -674,7 +674,7 @@ fn the_time_limit_ends_endless_runs_of_every_shape() {
 fn recursion_is_a_python_error_never_a_crash() {
     // Direct recursion, recursion whose calls bind keywords, defaults, `*args` and `**kwargs` or go
     // through a bound-method object, and recursion through native code (a callback under `map` or
-    // `sorted`), with the default limit and with a limit the stack could never hold.
+    // `sorted`, one binding a default), with the default limit and with a limit the stack could never hold.
     let recursions = [
         "def f(n):\n    return f(n + 1)\nf(0)",
         "def f(n):\n    return f(n + 1)\nlist(map(f, [0]))",
@@ -683,6 +683,7 @@ fn recursion_is_a_python_error_never_a_crash() {
         "def f(*a, **k):\n    return f(*a, **k)\nf(1, k=2)",
         "class C:\n    def m(self, n=0):\n        return g(n + 1)\ng = C().m\ng()",
         "def f(n):\n    return f(n + 1)\nsorted([1, 2], key=f)",
+        "def f(n, d=1):\n    return sorted([n + d], key=f)\nf(0)",
     ];
     for (isolation, rt) in common::runtimes() {
         for code in recursions {

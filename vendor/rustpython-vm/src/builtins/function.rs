@@ -649,6 +649,31 @@ impl Py<PyFunction> {
         }
 
         // Fast path: stack-allocated InterpreterFrame, no FrameObject.
+        //
+        // A function's own namespace (every `def` and `lambda`) ignores
+        // `locals`, so its call binds as a vectorcall does: positional
+        // arguments that fill the signature exactly are moved in, defaults
+        // placed directly. This is how built-ins call Python code back
+        // (`sorted(key=)`, `map`, `filter`, `min(key=)`, `defaultdict`
+        // factories), which gather their arguments in a `FuncArgs`.
+        if (locals.is_none() || code.flags.contains(bytecode::CodeFlags::NEWLOCALS))
+            && func_args.kwargs.is_empty()
+        {
+            let args = func_args.args;
+            let nargs = args.len();
+            // SAFETY: `self` is borrowed for this call, so it outlives the
+            // frame, which is released below.
+            let iframe = unsafe { self.push_vectorcall_frame(args, nargs, None, vm)? };
+            let result = vm.run_frame_fast(iframe);
+            // SAFETY: the frame has returned and is the top of the data stack.
+            unsafe {
+                if let Some((base, size)) = iframe.release_datastack_frame() {
+                    vm.datastack_pop_frame(base, size);
+                }
+            }
+            return result;
+        }
+
         // No refcount inc for code — it's alive via self.code for the call duration.
         let locals = if code.flags.contains(bytecode::CodeFlags::NEWLOCALS) {
             crate::frame::FrameLocals::lazy()
