@@ -102,6 +102,10 @@ mod trashcan {
     struct Trashcan {
         depth: Cell<usize>,
         queue: Cell<DeallocQueue>,
+        /// Emptied buffers of [`take_edge_buffer`], the first
+        /// `spare_edge_count` of them with a capacity.
+        spare_edge_buffers: [Cell<Vec<super::PyObjectRef>>; SPARE_EDGE_BUFFERS],
+        spare_edge_count: Cell<usize>,
     }
 
     thread_local! {
@@ -109,8 +113,53 @@ mod trashcan {
             Trashcan {
                 depth: Cell::new(0),
                 queue: Cell::new(Vec::new()),
+                spare_edge_buffers: [const { Cell::new(Vec::new()) }; SPARE_EDGE_BUFFERS],
+                spare_edge_count: Cell::new(0),
             }
         };
+    }
+
+    /// Most spare buffers kept per thread: one for each level of a nested
+    /// deallocation (a list of dicts of lists) that is usually in flight.
+    const SPARE_EDGE_BUFFERS: usize = 8;
+    /// Largest buffer kept for reuse, in references; a bigger one (the
+    /// children of a long list) is freed rather than held.
+    const SPARE_EDGE_CAPACITY: usize = 64;
+
+    /// An empty buffer for the child references a deallocation extracts
+    /// (`tp_clear`), reused from an earlier one where there is one: a new
+    /// `Vec` for every container freed cost an allocation, a reallocation
+    /// and a free each time.
+    #[inline]
+    pub(super) fn take_edge_buffer() -> Vec<super::PyObjectRef> {
+        TRASHCAN
+            .try_with(|t| {
+                let count = t.spare_edge_count.get();
+                if count == 0 {
+                    return Vec::new();
+                }
+                t.spare_edge_count.set(count - 1);
+                t.spare_edge_buffers[count - 1].take()
+            })
+            .unwrap_or_default()
+    }
+
+    /// Hand back a buffer from [`take_edge_buffer`] once its references are
+    /// dropped. Nothing is kept while the thread's storage is being torn down.
+    #[inline]
+    pub(super) fn give_back_edge_buffer(buffer: Vec<super::PyObjectRef>) {
+        debug_assert!(buffer.is_empty());
+        if buffer.capacity() == 0 || buffer.capacity() > SPARE_EDGE_CAPACITY {
+            return;
+        }
+        let _ = TRASHCAN.try_with(|t| {
+            let count = t.spare_edge_count.get();
+            if count < SPARE_EDGE_BUFFERS {
+                // The slot's own buffer was taken, so nothing is dropped here.
+                t.spare_edge_buffers[count].set(buffer);
+                t.spare_edge_count.set(count + 1);
+            }
+        });
     }
 
     /// Try to begin deallocation. Returns true if we should proceed,
@@ -260,12 +309,14 @@ unsafe fn dealloc_general<T: PyPayload>(obj: *mut PyObject) {
     // Extract child references to break circular refs (tp_clear), then drop
     // them. Some payloads (e.g. FrameObject) drop children in place inside clear_fn
     // instead of extracting them, so user code (`__del__`) may run here.
-    let mut edges = Vec::new();
     if let Some(clear_fn) = vtable.clear {
+        let mut edges = trashcan::take_edge_buffer();
         unsafe { clear_fn(obj, &mut edges) };
+        // Drop extracted child references - may trigger recursive destruction,
+        // which takes a buffer of its own.
+        edges.clear();
+        trashcan::give_back_edge_buffer(edges);
     }
-    // Drop extracted child references - may trigger recursive destruction.
-    drop(edges);
 
     // Try to store in freelist for reuse. This must happen AFTER clear_fn and
     // after the extracted-children drop: both can run user code (`__del__`)
