@@ -1839,6 +1839,112 @@ result = repr((warm, log[-3:], chains, recursion, after_recursion, a.total, meth
         );
     }
 
+    /// Python functions called back by built-ins (`sorted(key=)`, `map`, `filter`, `min`/`max`,
+    /// a `defaultdict` factory) with defaults, `*args` and keyword-only parameters; sorts by tuple
+    /// keys of `str`, `int` (past 64 bits too), `float` (a NaN), `bool`, a `str` subclass and
+    /// objects with their own comparisons, of different lengths, forwards and reversed; errors
+    /// from a key and from uncomparable keys; and containers freed while `__del__` builds and
+    /// frees containers, and a 100,000-deep nesting freed: what CPython 3.11 gives.
+    #[test]
+    fn builtin_callbacks_tuple_key_sorts_and_container_frees_behave_as_cpython() {
+        let source = traceback_module!(
+            r#"from collections import defaultdict
+def key_default(p, field="team"):
+    return (p[field], -p["score"], p["name"])
+def key_star(*a, **k):
+    return a[0]["name"]
+def key_kwonly(p, *, by="age"):
+    return p[by]
+people = [{"name": "p%d" % ((i * 7919) % 211), "team": "t%d" % (i % 7), "score": (i * 104729) % 10, "age": 20 + (i * 31) % 9} for i in range(60)]
+sorts = []
+for _ in range(3):
+    sorts.append([p["name"] for p in sorted(people, key=key_default)][:8])
+    sorts.append([p["name"] for p in sorted(people, key=key_star, reverse=True)][:5])
+    sorts.append([p["age"] for p in sorted(people, key=key_kwonly)][:5])
+mapped = [list(map(lambda x, y=10: x + y, range(4))), list(map(key_star, people[:3])), list(filter(lambda p, lo=5: p["score"] > lo, people))[:2] == [p for p in people if p["score"] > 5][:2]]
+extremes = (min(people, key=key_default)["name"], max(people, key=lambda p, f="age": p[f])["age"])
+groups = defaultdict(lambda tag="new": [tag])
+groups["a"].append(1)
+chain = []
+def chain_key(p):
+    f = sys._getframe()
+    chain.append((f.f_code.co_name, f.f_back.f_code.co_name))
+    return p
+def sort_with_chain():
+    return sorted([2, 1], key=chain_key)
+sort_with_chain()
+def bad_key(p):
+    if p["score"] == 7:
+        raise KeyError("seven")
+    return p["score"]
+def sort_bad():
+    return sorted(people, key=bad_key)
+try:
+    sort_bad()
+    raised = None
+except KeyError as e:
+    raised = names(e.__traceback__)
+def deep_key(x):
+    return sorted([x], key=deep_key)
+try:
+    deep_key(1)
+    deep = None
+except RecursionError:
+    deep = "RecursionError"
+after_deep = sorted(range(5), key=lambda x: -x)
+class Rev:
+    eqs = 0
+    def __init__(self, v):
+        self.v = v
+    def __eq__(self, other):
+        Rev.eqs += 1
+        return self.v == other.v
+    def __lt__(self, other):
+        return self.v > other.v
+nan = float("nan")
+tuple_keys = [
+    ("b", -3, "x"), ("a", -3, "y"), ("a", -5, "z"), ("a", -3, "x"), ("b", 2**70, "a"), ("b", -2**70, "a"),
+    ("b", 2**70 + 1, "a"), ("a", -3), ("a",), ("c", 1.5, "q"), ("c", 1, "q"), ("c", True, "p"), ("c", 2.0, "r"),
+    ("\ud800", 0, ""), ("\ue000", 0, ""), ("\uffff", 0, ""), ("\U0001d11e", 0, ""), ("é", 0, ""), ("e", 0, ""),
+]
+sorted_keys = [sorted(tuple_keys) for _ in range(3)]
+floats = sorted([(1.0, "b"), (nan, "a"), (0.5, "c"), (1.0, "a"), (-0.0, "z"), (0.0, "y")])
+revs = [t[1] for t in sorted([(1, Rev(3), "a"), (1, Rev(1), "b"), (1, Rev(2), "c"), (0, Rev(9), "d")])]
+rev_values = [r.v for r in revs]
+class S(str):
+    pass
+subs = sorted([(S("b"), 1), (S("a"), 2), ("a", 0)])
+errors = []
+for bad in ([("a", 1), ("a", "x")], [(1, None), (1, 2)], [(object(),), (object(),)]):
+    for _ in range(2):
+        try:
+            sorted(bad)
+        except TypeError as e:
+            errors.append(str(e))
+stable = [t[2] for t in sorted([(1, "k", i) for i in range(6)] + [(0, "k", 9)], key=lambda t: t[:2])]
+rev_stable = [t[2] for t in sorted([(1, "k", i) for i in range(6)], key=lambda t: t[:2], reverse=True)]
+freed = []
+class Noisy:
+    def __init__(self, n):
+        self.n = n
+    def __del__(self):
+        junk = [{"k": [i, (i, str(i))]} for i in range(4)]
+        freed.append((self.n, len(junk)))
+holder = [{"obj": Noisy(i), "list": [Noisy(10 + i)], "t": (Noisy(20 + i),)} for i in range(3)]
+holder = None
+nested = []
+for i in range(100000):
+    nested = [nested, {"i": i}]
+nested = None
+result = repr((sorts, mapped, extremes, dict(groups), chain, raised, deep, after_deep, sorted_keys[0] == sorted_keys[2], sorted_keys[1], floats[:2], rev_values, Rev.eqs > 0, subs, errors, stable, rev_stable, sorted(freed)))
+"#
+        );
+        assert_module_result(
+            source,
+            r#"([['p31', 'p62', 'p91', 'p122', 'p153', 'p151', 'p182', 'p2'], ['p96', 'p91', 'p88', 'p83', 'p78'], [20, 20, 20, 20, 20], ['p31', 'p62', 'p91', 'p122', 'p153', 'p151', 'p182', 'p2'], ['p96', 'p91', 'p88', 'p83', 'p78'], [20, 20, 20, 20, 20], ['p31', 'p62', 'p91', 'p122', 'p153', 'p151', 'p182', 'p2'], ['p96', 'p91', 'p88', 'p83', 'p78'], [20, 20, 20, 20, 20]], [[10, 11, 12, 13], ['p0', 'p112', 'p13'], True], ('p31', 28), {'a': ['new', 1]}, [('chain_key', 'sort_with_chain'), ('chain_key', 'sort_with_chain')], ['<module>', 'sort_bad', 'bad_key'], 'RecursionError', [4, 3, 2, 1, 0], True, [('a',), ('a', -5, 'z'), ('a', -3), ('a', -3, 'x'), ('a', -3, 'y'), ('b', -1180591620717411303424, 'a'), ('b', -3, 'x'), ('b', 1180591620717411303424, 'a'), ('b', 1180591620717411303425, 'a'), ('c', True, 'p'), ('c', 1, 'q'), ('c', 1.5, 'q'), ('c', 2.0, 'r'), ('e', 0, ''), ('é', 0, ''), ('\ud800', 0, ''), ('\ue000', 0, ''), ('\uffff', 0, ''), ('𝄞', 0, '')], [(1.0, 'b'), (nan, 'a')], [9, 3, 2, 1], True, [('a', 0), ('a', 2), ('b', 1)], ["'<' not supported between instances of 'str' and 'int'", "'<' not supported between instances of 'str' and 'int'", "'<' not supported between instances of 'int' and 'NoneType'", "'<' not supported between instances of 'int' and 'NoneType'", "'<' not supported between instances of 'object' and 'object'", "'<' not supported between instances of 'object' and 'object'"], [9, 0, 1, 2, 3, 4, 5], [0, 1, 2, 3, 4, 5], [(0, 4), (1, 4), (2, 4), (10, 4), (11, 4), (12, 4), (20, 4), (21, 4), (22, 4)])"#,
+        );
+    }
+
     /// `sys.monitoring` sees what CPython 3.13 reports for the same module, here once a function has
     /// run long enough to specialize: its start and return, every line (the straight-line
     /// instructions that begin one run through the instrumented path), the calls it makes, and a

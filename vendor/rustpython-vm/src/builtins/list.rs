@@ -980,25 +980,64 @@ fn elem_lt(elem: &Elem, a: &PyObject, b: &PyObject, vm: &VirtualMachine) -> PyRe
     }
 }
 
+/// The order of two values of one exact type among `str`, `int` and `float`, as their own
+/// comparisons give it; `None` for any other pair, and for a NaN, which is unordered.
+#[inline(always)]
+fn exact_scalar_order(
+    a: &PyObject,
+    b: &PyObject,
+    vm: &VirtualMachine,
+) -> Option<core::cmp::Ordering> {
+    let class = a.class();
+    if !class.is(b.class()) {
+        return None;
+    }
+    let types = &vm.ctx.types;
+    if class.is(types.str_type) {
+        let (a, b) = (a.downcast_ref::<PyStr>()?, b.downcast_ref::<PyStr>()?);
+        Some(a.as_bytes().cmp(b.as_bytes()))
+    } else if class.is(types.int_type) {
+        let (a, b) = (a.downcast_ref::<PyInt>()?, b.downcast_ref::<PyInt>()?);
+        Some(match (a.try_to_i64_fast(), b.try_to_i64_fast()) {
+            (Some(a), Some(b)) => a.cmp(&b),
+            _ => a.as_bigint().cmp(b.as_bigint()),
+        })
+    } else if class.is(types.float_type) {
+        let (a, b) = (a.downcast_ref::<PyFloat>()?, b.downcast_ref::<PyFloat>()?);
+        a.to_f64().partial_cmp(&b.to_f64())
+    } else {
+        None
+    }
+}
+
+/// `a < b` for two tuples, as CPython's sort compares tuple keys: the first position whose
+/// elements are not equal decides. A pair of `str`, `int` or `float` elements is ordered in one
+/// comparison of their values, where the general way asks `==` and then `<` of the deciding
+/// pair, each through the comparison slots; these types' comparisons cannot be overridden, so
+/// the answer is the same.
 fn tuple_lt(elem: &Elem, a: &PyObject, b: &PyObject, vm: &VirtualMachine) -> PyResult<bool> {
     let a = a.downcast_ref::<PyTuple>().unwrap().as_slice();
     let b = b.downcast_ref::<PyTuple>().unwrap().as_slice();
 
-    let mut i = 0;
-    while i < a.len() && i < b.len() {
-        if !a[i].rich_compare_bool(&b[i], PyComparisonOp::Eq, vm)? {
-            break;
+    for (i, (x, y)) in a.iter().zip(b).enumerate() {
+        if x.is(y) {
+            continue;
         }
-        i += 1;
+        match exact_scalar_order(x, y, vm) {
+            Some(core::cmp::Ordering::Equal) => continue,
+            Some(order) => return Ok(order == core::cmp::Ordering::Less),
+            None => {}
+        }
+        if x.rich_compare_bool(y, PyComparisonOp::Eq, vm)? {
+            continue;
+        }
+        return if i == 0 {
+            elem_lt(elem, x, y, vm)
+        } else {
+            x.rich_compare_bool(y, PyComparisonOp::Lt, vm)
+        };
     }
-    if i >= a.len() || i >= b.len() {
-        return Ok(a.len() < b.len());
-    }
-    if i == 0 {
-        elem_lt(elem, &a[0], &b[0], vm)
-    } else {
-        a[i].rich_compare_bool(&b[i], PyComparisonOp::Lt, vm)
-    }
+    Ok(a.len() < b.len())
 }
 
 fn timsort_by<T, K, L>(
