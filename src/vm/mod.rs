@@ -1945,6 +1945,38 @@ result = repr((sorts, mapped, extremes, dict(groups), chain, raised, deep, after
         );
     }
 
+    /// Dict keys that are exact `str`s and `int`s (equal but not identical, past 64 bits, the `-1`
+    /// hash) and `str` subclasses with their own `__hash__` or `__eq__`, which must keep them:
+    /// what CPython 3.11 gives.
+    #[test]
+    fn dict_keys_of_str_and_int_and_their_subclasses_hash_and_compare_as_cpython() {
+        assert_module_result(
+            r#"class H(str):
+    def __hash__(self):
+        return 7
+class E(str):
+    def __eq__(self, other):
+        return True
+    __hash__ = str.__hash__
+d = {}
+for i in range(200):
+    d["k" + str(i)] = i
+found = [d.get("k" + str(i)) for i in (0, 7, 199, 200)]
+d2 = {H("x"): 1, "y": 2}
+subclass = (d2.get("x"), d2.get(H("x")), d2.get(H("y")), hash(H("q")))
+d3 = {"a": 1}
+eq_sub = (d3.get(E("a")), d3.get(E("b")), E("zz") in {"zz": 0})
+ints = [hash(v) for v in (0, 1, -1, -2, 2**61 - 1, 2**61, -(2**61), 2**64, -(2**64), 2**63 - 1, -(2**63), 10**30)]
+big = {2**64: "a", -1: "b", -2: "c", 2**61 - 1: "d"}
+bigs = (big[2**64], big[-1], big[-2], big[0] if 0 in big else None, big.get(2**61 - 1), len({-1, -2, 0, 2**61 - 1, 2**61}))
+surrogates = len({"\ud800", "\ud800" + "", "\udfff", "\U0001d11e", "é", "e\u0301"})
+mixed = {1: "int", 1.0: "float", True: "bool", "1": "str"}
+result = repr((found, subclass, eq_sub, ints, bigs, surrogates, mixed, sorted(d)[:3]))
+"#,
+            r#"([0, 7, 199, None], (None, 1, None, 7), (1, None, True), [0, 1, -2, -2, 0, 1, -2, 8, -8, 3, -4, 465258685558744706], ('a', 'b', 'c', None, 'd', 5), 5, {1: 'bool', '1': 'str'}, ['k0', 'k1', 'k10'])"#,
+        );
+    }
+
     /// `sys.monitoring` sees what CPython 3.13 reports for the same module, here once a function has
     /// run long enough to specialize: its start and return, every line (the straight-line
     /// instructions that begin one run through the instrumented path), the calls it makes, and a

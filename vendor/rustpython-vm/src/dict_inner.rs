@@ -1634,6 +1634,14 @@ impl DictKey for PyObject {
             let b = unsafe { other_key.downcast_unchecked_ref::<PyInt>() };
             return Ok(a.as_bigint() == b.as_bigint());
         }
+        // Likewise two exact `str`s, which are equal when their code points are
+        // (CPython's `unicode_eq` in `lookdict`).
+        if self.class().is(vm.ctx.types.str_type) && other_key.class().is(vm.ctx.types.str_type) {
+            // SAFETY: just checked both classes are exactly `str`.
+            let a = unsafe { self.downcast_unchecked_ref::<PyStr>() };
+            let b = unsafe { other_key.downcast_unchecked_ref::<PyStr>() };
+            return Ok(a.as_wtf8() == b.as_wtf8());
+        }
         vm.bool_eq(other_key, self)
     }
 

@@ -772,7 +772,19 @@ impl PyObject {
     }
 
     pub fn hash(&self, vm: &VirtualMachine) -> PyResult<PyHash> {
-        if let Some(hash) = self.class().slots().hash.load() {
+        // An exact `str` or `int`, the keys of nearly every dict and set, hashes
+        // without the slot's indirect call and the recursion guard: neither
+        // hash can run Python code, and a subclass takes the slot.
+        let class = self.class();
+        if class.is(vm.ctx.types.str_type) {
+            // SAFETY: the class is exactly `str`.
+            return Ok(unsafe { self.downcast_unchecked_ref::<PyStr>() }.hash(vm));
+        }
+        if class.is(vm.ctx.types.int_type) {
+            // SAFETY: the class is exactly `int`.
+            return Ok(unsafe { self.downcast_unchecked_ref::<PyInt>() }.hash_value());
+        }
+        if let Some(hash) = class.slots().hash.load() {
             return vm.with_recursion("while hashing", || hash(self, vm));
         }
 
