@@ -659,19 +659,8 @@ impl Py<PyFunction> {
         if (locals.is_none() || code.flags.contains(bytecode::CodeFlags::NEWLOCALS))
             && func_args.kwargs.is_empty()
         {
-            let args = func_args.args;
-            let nargs = args.len();
-            // SAFETY: `self` is borrowed for this call, so it outlives the
-            // frame, which is released below.
-            let iframe = unsafe { self.push_vectorcall_frame(args, nargs, None, vm)? };
-            let result = vm.run_frame_fast(iframe);
-            // SAFETY: the frame has returned and is the top of the data stack.
-            unsafe {
-                if let Some((base, size)) = iframe.release_datastack_frame() {
-                    vm.datastack_pop_frame(base, size);
-                }
-            }
-            return result;
+            let nargs = func_args.args.len();
+            return self.run_vectorcall_frame(func_args.args, nargs, None, vm);
         }
 
         // No refcount inc for code — it's alive via self.code for the call duration.
@@ -1028,6 +1017,30 @@ impl Py<PyFunction> {
         };
         // SAFETY: the caller's contract.
         unsafe { self.push_func_args_frame(func_args, vm) }
+    }
+
+    /// Bind a call's arguments as [`push_vectorcall_frame`](Self::push_vectorcall_frame)
+    /// does and run the frame on this thread's data stack, releasing it after.
+    /// The function must be neither generator-like nor JIT-compiled, and the
+    /// call untraced.
+    fn run_vectorcall_frame(
+        &self,
+        args: Vec<PyObjectRef>,
+        nargs: usize,
+        kwnames: Option<&[PyObjectRef]>,
+        vm: &VirtualMachine,
+    ) -> PyResult {
+        // SAFETY: `self` is borrowed for this call, so it outlives the frame,
+        // which is released below.
+        let iframe = unsafe { self.push_vectorcall_frame(args, nargs, kwnames, vm)? };
+        let result = vm.run_frame_fast(iframe);
+        // SAFETY: the frame has returned and is the top of the data stack.
+        unsafe {
+            if let Some((base, size)) = iframe.release_datastack_frame() {
+                vm.datastack_pop_frame(base, size);
+            }
+        }
+        result
     }
 
     /// [`push_vectorcall_frame`](Self::push_vectorcall_frame) for arguments
@@ -1911,17 +1924,7 @@ pub(crate) fn vectorcall_function(
     // A plain frame, untraced: bound on the data stack (defaults and keywords
     // placed directly where nothing can go wrong) and run there.
     if !zelf.is_generator_like() && !vm.use_tracing.get() {
-        // SAFETY: `zelf` is borrowed for this call, so it outlives the frame,
-        // which is released below.
-        let iframe = unsafe { zelf.push_vectorcall_frame(args, nargs, kwnames, vm)? };
-        let result = vm.run_frame_fast(iframe);
-        // SAFETY: the frame has returned and is the top of the data stack.
-        unsafe {
-            if let Some((base, size)) = iframe.release_datastack_frame() {
-                vm.datastack_pop_frame(base, size);
-            }
-        }
-        return result;
+        return zelf.run_vectorcall_frame(args, nargs, kwnames, vm);
     }
 
     // Positional-only signature that a call can fill exactly, whether or not

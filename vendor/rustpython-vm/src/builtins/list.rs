@@ -980,36 +980,6 @@ fn elem_lt(elem: &Elem, a: &PyObject, b: &PyObject, vm: &VirtualMachine) -> PyRe
     }
 }
 
-/// The order of two values of one exact type among `str`, `int` and `float`, as their own
-/// comparisons give it; `None` for any other pair, and for a NaN, which is unordered.
-#[inline(always)]
-fn exact_scalar_order(
-    a: &PyObject,
-    b: &PyObject,
-    vm: &VirtualMachine,
-) -> Option<core::cmp::Ordering> {
-    let class = a.class();
-    if !class.is(b.class()) {
-        return None;
-    }
-    let types = &vm.ctx.types;
-    if class.is(types.str_type) {
-        let (a, b) = (a.downcast_ref::<PyStr>()?, b.downcast_ref::<PyStr>()?);
-        Some(a.as_bytes().cmp(b.as_bytes()))
-    } else if class.is(types.int_type) {
-        let (a, b) = (a.downcast_ref::<PyInt>()?, b.downcast_ref::<PyInt>()?);
-        Some(match (a.try_to_i64_fast(), b.try_to_i64_fast()) {
-            (Some(a), Some(b)) => a.cmp(&b),
-            _ => a.as_bigint().cmp(b.as_bigint()),
-        })
-    } else if class.is(types.float_type) {
-        let (a, b) = (a.downcast_ref::<PyFloat>()?, b.downcast_ref::<PyFloat>()?);
-        a.to_f64().partial_cmp(&b.to_f64())
-    } else {
-        None
-    }
-}
-
 /// `a < b` for two tuples, as CPython's sort compares tuple keys: the first position whose
 /// elements are not equal decides. A pair of `str`, `int` or `float` elements is ordered in one
 /// comparison of their values, where the general way asks `==` and then `<` of the deciding
@@ -1023,10 +993,11 @@ fn tuple_lt(elem: &Elem, a: &PyObject, b: &PyObject, vm: &VirtualMachine) -> PyR
         if x.is(y) {
             continue;
         }
-        match exact_scalar_order(x, y, vm) {
-            Some(core::cmp::Ordering::Equal) => continue,
-            Some(order) => return Ok(order == core::cmp::Ordering::Less),
-            None => {}
+        match x.exact_scalar_order(y, vm) {
+            Some(Some(core::cmp::Ordering::Equal)) => continue,
+            Some(Some(order)) => return Ok(order == core::cmp::Ordering::Less),
+            // Any other pair, and a NaN, as the general way has it.
+            _ => {}
         }
         if x.rich_compare_bool(y, PyComparisonOp::Eq, vm)? {
             continue;

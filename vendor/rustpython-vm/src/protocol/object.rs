@@ -421,8 +421,7 @@ impl PyObject {
     /// `self op other` when both are of one exact type among `str`, `int` and `float`, read
     /// directly: what those types' own comparisons give, without the slot dispatch, the recursion
     /// guard and the result's conversions of the general path, which cost several times the
-    /// comparison itself. Tuples of such values (sort keys, dict keys) compare their elements
-    /// through here. `None` for any other pair.
+    /// comparison itself. `None` for any other pair.
     #[inline]
     pub(crate) fn compare_exact_scalars(
         &self,
@@ -430,6 +429,22 @@ impl PyObject {
         op: PyComparisonOp,
         vm: &VirtualMachine,
     ) -> Option<bool> {
+        Some(match self.exact_scalar_order(other, vm)? {
+            Some(order) => op.eval_ord(order),
+            // IEEE 754, as `float`'s own comparison: a NaN is unordered, so only `!=` holds.
+            None => op == PyComparisonOp::Ne,
+        })
+    }
+
+    /// The order of `self` and `other` when both are of one exact type among `str`, `int` and
+    /// `float`, as those types' own comparisons give it (`Some(None)`: a NaN, unordered); `None`
+    /// for any other pair. Tuple sort keys are ordered element by element through here.
+    #[inline(always)]
+    pub(crate) fn exact_scalar_order(
+        &self,
+        other: &Self,
+        vm: &VirtualMachine,
+    ) -> Option<Option<core::cmp::Ordering>> {
         let class = self.class();
         if !class.is(other.class()) {
             return None;
@@ -440,27 +455,23 @@ impl PyObject {
                 self.downcast_ref::<PyStr>()?.as_wtf8(),
                 other.downcast_ref::<PyStr>()?.as_wtf8(),
             );
-            // As `PyStr`'s own comparison: equality needs no ordering.
-            Some(
-                op.eval_eq(|| a == b)
-                    .unwrap_or_else(|| op.eval_ord(a.cmp(b))),
-            )
+            Some(Some(a.cmp(b)))
         } else if class.is(types.int_type) {
             let (a, b) = (
-                self.downcast_ref::<PyInt>()?.as_bigint(),
-                other.downcast_ref::<PyInt>()?.as_bigint(),
+                self.downcast_ref::<PyInt>()?,
+                other.downcast_ref::<PyInt>()?,
             );
-            Some(op.eval_ord(a.cmp(b)))
+            // Two machine words compare without the bignum crate's call.
+            Some(Some(match (a.try_to_i64_fast(), b.try_to_i64_fast()) {
+                (Some(a), Some(b)) => a.cmp(&b),
+                _ => a.as_bigint().cmp(b.as_bigint()),
+            }))
         } else if class.is(types.float_type) {
             let (a, b) = (
                 self.downcast_ref::<PyFloat>()?.to_f64(),
                 other.downcast_ref::<PyFloat>()?.to_f64(),
             );
-            // IEEE 754, as `float`'s own comparison: a NaN is unordered, so only `!=` holds.
-            Some(
-                a.partial_cmp(&b)
-                    .map_or(op == PyComparisonOp::Ne, |ord| op.eval_ord(ord)),
-            )
+            Some(a.partial_cmp(&b))
         } else {
             None
         }
