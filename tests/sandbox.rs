@@ -671,6 +671,29 @@ fn the_time_limit_ends_endless_runs_of_every_shape() {
 }
 
 #[test]
+fn freeing_deep_and_reentrant_garbage_leaves_the_host_running() {
+    // Containers freed while a `__del__` builds and frees containers of its own, and a nesting of
+    // lists, dicts and tuples far deeper than the native stack could unwind one call a level: the
+    // run ends with its value, in both engines, and the next run finds the runtime alive.
+    let code = "freed = []\n\
+class Noisy:\n    def __init__(self, n):\n        self.n = n\n    def __del__(self):\n        junk = [{'k': [i, (i, str(i))]} for i in range(4)]\n        freed.append(len(junk))\n\
+holder = [{'obj': Noisy(i), 'list': [Noisy(i)], 't': (Noisy(i),)} for i in range(50)]\n\
+holder = None\n\
+nested = None\n\
+for i in range(200000):\n    nested = [{'i': i, 'next': (nested,)}]\n\
+nested = None\n\
+return sum(freed)";
+    for (isolation, rt) in common::runtimes() {
+        assert_eq!(value(&run(&rt, code)), json!(600), "{isolation:?}");
+        assert_eq!(
+            value(&run(&rt, "return 'alive'")),
+            json!("alive"),
+            "{isolation:?}"
+        );
+    }
+}
+
+#[test]
 fn recursion_is_a_python_error_never_a_crash() {
     // Direct recursion, recursion whose calls bind keywords, defaults, `*args` and `**kwargs` or go
     // through a bound-method object, and recursion through native code (a callback under `map` or
