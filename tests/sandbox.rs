@@ -1151,6 +1151,51 @@ fn future_imports_at_the_top_of_a_snippet_apply_to_it() {
     }
 }
 
+/// A function's `global NAME` reaches the snippet's own top-level `NAME`, as in a Python file and in
+/// the original: a fresh snippet's body once went into `async def` whole, where its top-level names
+/// are the function's locals and `global count` inside a helper found no `count` (`NameError`).
+#[test]
+fn a_global_statement_in_a_function_reaches_the_snippets_top_level_names() {
+    let code = "count = 0\nlog = []\n\
+                def bump(by=1):\n    global count\n    count += by\n    return count\n\
+                class Tally:\n    def add(self, item):\n        global log, seen\n        \
+                log = log + [item]\n        seen = True\n\
+                def outer():\n    count = 'shadowed'\n    def inner():\n        global count\n        \
+                count *= 10\n    inner()\n    return count\n\
+                bump()\nbump(2)\nTally().add('a')\nTally().add('b')\nkept = outer()\n\
+                total = sum(count for _ in range(2))\n\
+                return [count, log, seen, kept, total]";
+    let expected = json!([30, ["a", "b"], true, "shadowed", 60]);
+    for (isolation, rt) in common::runtimes() {
+        assert_eq!(value(&run(&rt, code)), expected, "{isolation:?}");
+        let session = rt.session();
+        let in_session = session.execute(code, None).unwrap();
+        assert_eq!(value(&in_session), expected, "{isolation:?} session");
+        // An annotated top-level name too (a function's scope refuses `global` for an annotated
+        // name; a module's does not).
+        let annotated =
+            "score: int = 0\ndef up():\n    global score\n    score += 5\nup()\nreturn score";
+        assert_eq!(value(&run(&rt, annotated)), json!(5), "{isolation:?}");
+        // Names no function declares global stay the snippet's own, and a `global` that names
+        // nothing the snippet binds is still the NameError it is in Python.
+        let unbound = run(
+            &rt,
+            "def f():\n    global nowhere\n    return nowhere\nreturn f()",
+        );
+        let (kind, message) = error(&unbound);
+        assert_eq!(kind, "NameError", "{isolation:?}: {message}");
+        assert!(message.contains("'nowhere'"), "{isolation:?}: {message}");
+        // A top-level assignment before the snippet's own `global` is still Python's SyntaxError.
+        let late = run(&rt, "x = 1\nglobal x\ndef f():\n    global x\nreturn x");
+        let (kind, message) = error(&late);
+        assert_eq!(kind, "SyntaxError", "{isolation:?}: {message}");
+        assert!(
+            message.contains("assigned to before global declaration"),
+            "{isolation:?}: {message}"
+        );
+    }
+}
+
 /// A lone surrogate written in a string literal stays in the `str` (CPython keeps it; the compiler
 /// of an AST made it U+FFFD), and `save_result` refuses it as it refuses `chr(0xD800)`.
 #[test]

@@ -9,6 +9,7 @@
 
 use std::collections::BTreeSet;
 
+use ruff_python_ast::visitor::transformer::{self, Transformer};
 use ruff_python_ast::visitor::{self, Visitor};
 use ruff_python_ast::{self as ast, Expr, ExprContext, Stmt};
 use ruff_source_file::SourceFile;
@@ -47,6 +48,26 @@ pub(crate) fn prepare_fresh(
     module
         .body
         .extend(body.drain(docstring..docstring + futures));
+    // A name a function or method declares `global` is the snippet's own top-level name in a
+    // Python file (module scope); declared global here too, it stays one name rather than a local
+    // of `__toolplane_main__` that the function's `global` cannot see.
+    let declared = NestedGlobals::of(&body);
+    if !declared.is_empty() {
+        // A function's scope refuses `global` for a name it annotates; a module's keeps the name.
+        let plain = PlainAssignments { names: &declared };
+        body.iter_mut().for_each(|stmt| plain.visit_stmt(stmt));
+        body.insert(
+            0,
+            Stmt::Global(ast::StmtGlobal {
+                node_index: Default::default(),
+                range: TextRange::default(),
+                names: declared
+                    .into_iter()
+                    .map(|name| ast::Identifier::new(name, TextRange::default()))
+                    .collect(),
+            }),
+        );
+    }
     if body.is_empty() {
         body.push(Stmt::Pass(ast::StmtPass {
             node_index: Default::default(),
@@ -290,6 +311,88 @@ impl<'a> Visitor<'a> for UnawaitedCalls<'a, '_> {
         }
         visitor::walk_interpolated_string_element(self, element);
     }
+}
+
+/// The names `global` statements declare inside the functions and classes a scope defines (at
+/// any depth) and the scope's own statements do not (those are global there already, and whatever
+/// Python makes of their place, an assignment before them included, stays as it is).
+#[derive(Default)]
+struct NestedGlobals {
+    depth: usize,
+    names: BTreeSet<String>,
+    own: BTreeSet<String>,
+}
+
+impl NestedGlobals {
+    fn of(body: &[Stmt]) -> BTreeSet<String> {
+        let mut finder = Self::default();
+        for stmt in body {
+            finder.visit_stmt(stmt);
+        }
+        finder.names.difference(&finder.own).cloned().collect()
+    }
+}
+
+impl<'a> Visitor<'a> for NestedGlobals {
+    fn visit_stmt(&mut self, stmt: &'a Stmt) {
+        match stmt {
+            Stmt::FunctionDef(_) | Stmt::ClassDef(_) => {
+                self.depth += 1;
+                visitor::walk_stmt(self, stmt);
+                self.depth -= 1;
+            }
+            Stmt::Global(g) => {
+                let names = g.names.iter().map(|n| n.id.to_string());
+                if self.depth > 0 {
+                    self.names.extend(names);
+                } else {
+                    self.own.extend(names);
+                }
+            }
+            _ => visitor::walk_stmt(self, stmt),
+        }
+    }
+
+    // Expressions hold no statements (a lambda's body is one expression).
+    fn visit_expr(&mut self, _: &'a Expr) {}
+}
+
+/// Rewrites a scope's annotated assignments to the `names` (not those of nested functions and
+/// classes) as plain ones: `x: int = 0` becomes `x = 0`, and `x: int`, which binds nothing, `pass`.
+/// A function does not evaluate its locals' annotations either.
+struct PlainAssignments<'n> {
+    names: &'n BTreeSet<String>,
+}
+
+impl Transformer for PlainAssignments<'_> {
+    fn visit_stmt(&self, stmt: &mut Stmt) {
+        match stmt {
+            Stmt::FunctionDef(_) | Stmt::ClassDef(_) => {}
+            Stmt::AnnAssign(assign) if matches!(&*assign.target, Expr::Name(n) if self.names.contains(n.id.as_str())) =>
+            {
+                let range = assign.range;
+                *stmt = match assign.value.take() {
+                    Some(value) => Stmt::Assign(ast::StmtAssign {
+                        node_index: Default::default(),
+                        range,
+                        targets: vec![std::mem::replace(&mut *assign.target, none_at(range))],
+                        value,
+                        runtime_targets: None,
+                        runtime_type_comment: None,
+                        runtime_type_comment_bytes: None,
+                    }),
+                    None => Stmt::Pass(ast::StmtPass {
+                        node_index: Default::default(),
+                        range,
+                    }),
+                };
+            }
+            _ => transformer::walk_stmt(self, stmt),
+        }
+    }
+
+    // Expressions hold no statements.
+    fn visit_expr(&self, _: &mut Expr) {}
 }
 
 /// The names a scope's statements bind: assignment and deletion targets (comprehension targets
