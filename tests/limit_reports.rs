@@ -173,6 +173,10 @@ fn a_source_the_compiler_cannot_hold_is_a_memory_error() {
 /// more (`json.dumps` without ASCII escapes, `pickle.dumps` of a big string, `bytearray.extend`, memoryview's
 /// `tobytes`, `hex` and `tolist`, base64 both ways, `int.to_bytes`, `partition`, bytes case mappings,
 /// the `repr` of a one-item tuple or a dict holding a big string, `%r` and `%a`).
+/// `bomb`: a zlib stream of 300 MiB of zeros, built a MiB at a time (the run never holds its input).
+const ZLIB_BOMB: &str = "import zlib\nc = zlib.compressobj(1)\n\
+                         bomb = b''.join(c.compress(bytes(1 << 20)) for _ in range(300)) + c.flush()\n";
+
 #[test]
 fn growth_inside_the_vm_is_a_memory_error_not_an_abort() {
     let shapes = [
@@ -243,9 +247,22 @@ fn growth_inside_the_vm_is_a_memory_error_not_an_abort() {
         "x = 'a' * 100_000_000\ny = '%r' % x",
         "x = 'a' * 100_000_000\ny = '%a' % x",
     ];
+    // Decompression bombs: 300 MiB of zeros from 300 KiB, by each way of inflating all of it.
+    let gzip_bomb = ZLIB_BOMB.replace("compressobj(1)", "compressobj(1, 8, 31)");
+    let bombs = [
+        format!("{ZLIB_BOMB}x = zlib.decompress(bomb)"),
+        format!("{ZLIB_BOMB}x = zlib.decompressobj().decompress(bomb)"),
+        format!("{ZLIB_BOMB}d = zlib.decompressobj()\nx = d.decompress(bomb, 1000)\ny = d.flush()"),
+        format!("{ZLIB_BOMB}x = zlib._ZlibDecompressor().decompress(bomb)"),
+        format!("{gzip_bomb}import gzip\nx = gzip.decompress(bomb)"),
+    ];
+    let shapes: Vec<&str> = shapes
+        .into_iter()
+        .chain(bombs.iter().map(String::as_str))
+        .collect();
     for isolation in isolations() {
         let rt = memory_limited(isolation, 256);
-        for shape in shapes {
+        for &shape in &shapes {
             let (kind, message) = err(rt.execute(shape, None).unwrap());
             assert_eq!(kind, "MemoryError", "{isolation:?}: {shape}: {message}");
             assert_eq!(
@@ -260,6 +277,16 @@ fn growth_inside_the_vm_is_a_memory_error_not_an_abort() {
         assert_eq!(
             ok(rt.execute(fits, None).unwrap()),
             serde_json::json!([32, 2000002, 2000000, 1000, "acacab"]),
+            "{isolation:?}"
+        );
+        // A stream that fits inflates whole, in pieces or not, with what follows it kept apart.
+        let inflates = "import zlib, gzip\nz = zlib.compress(bytes(range(256)) * 300_000, 1)\n\
+                        d = zlib.decompressobj()\nhead = d.decompress(z + b'tail', 5)\n\
+                        return [len(zlib.decompress(z)), len(head + d.flush()), d.unused_data.decode(), \
+                        len(gzip.decompress(gzip.compress(bytes(70_000_000), 1)))]";
+        assert_eq!(
+            ok(rt.execute(inflates, None).unwrap()),
+            serde_json::json!([76_800_000, 76_800_000, "tail", 70_000_000]),
             "{isolation:?}"
         );
         // A text's precision only truncates: it asks for nothing (session 37's width check briefly

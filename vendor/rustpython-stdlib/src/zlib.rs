@@ -123,8 +123,87 @@ mod zlib {
             wbits,
             bufsize,
         } = args;
-        data.with_ref(|data| backend::decompress(data, wbits, bufsize))
-            .map_err(|err| new_init_or_zlib_error(err, vm))
+        // `bufsize` only sizes the first output buffer; `gather_output` grows the output.
+        let _ = bufsize;
+        let mut decompress = backend::Decompressor::new(wbits, None)
+            .map_err(|err| new_init_or_zlib_error(err, vm))?;
+        let output = data.with_ref(|data| {
+            gather_output(&mut decompress, data, |err| new_zlib_error(err, vm), vm)
+        })?;
+        if !decompress.eof() {
+            return Err(new_zlib_error(
+                "Error -5 while decompressing data: incomplete or truncated stream",
+                vm,
+            ));
+        }
+        Ok(output)
+    }
+
+    /// Output pieces at most this large at first, and at most `LARGEST_STEP` later on.
+    const FIRST_STEP: usize = 1 << 20;
+    /// The backend grows a piece's buffer infallibly: pieces stay far below the size (64 MiB) that
+    /// the host's counting allocator refuses over a run's memory limit, which would abort the host.
+    const LARGEST_STEP: usize = 32 << 20;
+
+    /// A decompressor that can be asked for at most `step` bytes of output at a time.
+    trait Stepwise {
+        type Error;
+        /// At most `step` bytes of the output of `input` and what earlier calls kept back.
+        fn next_piece(&mut self, input: &[u8], step: usize) -> Result<Vec<u8>, Self::Error>;
+        /// What to pass to the next call, or `None` once the input given so far is all output.
+        fn next_input(&self) -> Option<Vec<u8>>;
+    }
+
+    impl Stepwise for backend::Decompressor {
+        type Error = String;
+        fn next_piece(&mut self, input: &[u8], step: usize) -> Result<Vec<u8>, String> {
+            self.decompress(input, Some(step))
+        }
+        // What one piece did not take is the decompressor's `unconsumed_tail`.
+        fn next_input(&self) -> Option<Vec<u8>> {
+            (!self.eof() && !self.unconsumed_tail().is_empty())
+                .then(|| self.unconsumed_tail().to_vec())
+        }
+    }
+
+    impl Stepwise for backend::ZlibDecompressor {
+        type Error = backend::DecompressError;
+        fn next_piece(
+            &mut self,
+            input: &[u8],
+            step: usize,
+        ) -> Result<Vec<u8>, backend::DecompressError> {
+            self.decompress(input, Some(step))
+        }
+        // This one buffers what a piece did not take itself.
+        fn next_input(&self) -> Option<Vec<u8>> {
+            (!self.eof() && !self.needs_input()).then(Vec::new)
+        }
+    }
+
+    /// Decompresses `data` without an output limit the way the backend does with one: a piece at a
+    /// time, gathered into a vector grown fallibly. A decompression bomb is then a `MemoryError` at
+    /// the run's memory limit rather than an abort of the process (the backend's own unlimited path
+    /// grows its vector infallibly), and the time limit is polled between pieces.
+    fn gather_output<D: Stepwise>(
+        decompressor: &mut D,
+        data: &[u8],
+        error: impl Fn(D::Error) -> PyBaseExceptionRef,
+        vm: &VirtualMachine,
+    ) -> PyResult<Vec<u8>> {
+        let mut output = decompressor
+            .next_piece(data, FIRST_STEP)
+            .map_err(&error)?;
+        while let Some(input) = decompressor.next_input() {
+            vm.check_signals()?;
+            let step = output.len().clamp(FIRST_STEP, LARGEST_STEP);
+            let piece = decompressor.next_piece(&input, step).map_err(&error)?;
+            output
+                .try_reserve(piece.len())
+                .map_err(|_| vm.no_memory_error())?;
+            output.extend_from_slice(&piece);
+        }
+        Ok(output)
     }
 
     #[derive(FromArgs)]
@@ -233,9 +312,20 @@ mod zlib {
             let data = &*args.data();
 
             let mut inner = zelf.inner.lock();
-            let result = inner.decompress.decompress(data, max_length);
+            let result = match max_length {
+                Some(max_length) => inner
+                    .decompress
+                    .decompress(data, Some(max_length))
+                    .map_err(|err| new_zlib_error(err, vm)),
+                None => gather_output(
+                    &mut inner.decompress,
+                    data,
+                    |err| new_zlib_error(err, vm),
+                    vm,
+                ),
+            };
             inner.sync_visible_state(vm);
-            result.map_err(|err| new_zlib_error(err, vm))
+            result
         }
 
         #[pymethod]
@@ -253,9 +343,27 @@ mod zlib {
             };
 
             let mut inner = zelf.inner.lock();
-            let result = inner.decompress.flush(length);
+            // What `decompress(…, max_length)` kept back comes out a piece at a time first; the
+            // backend's flush would grow one vector for all of it, infallibly.
+            let result = (|| {
+                let tail = inner.decompress.unconsumed_tail().to_vec();
+                let mut output = if tail.is_empty() || inner.decompress.eof() {
+                    Vec::new()
+                } else {
+                    gather_output(&mut inner.decompress, &tail, |err| new_zlib_error(err, vm), vm)?
+                };
+                let rest = inner
+                    .decompress
+                    .flush(length)
+                    .map_err(|err| new_zlib_error(err, vm))?;
+                output
+                    .try_reserve(rest.len())
+                    .map_err(|_| vm.no_memory_error())?;
+                output.extend_from_slice(&rest);
+                Ok(output)
+            })();
             inner.sync_visible_state(vm);
-            result.map_err(|err| new_zlib_error(err, vm))
+            result
         }
 
         #[pymethod]
@@ -491,7 +599,17 @@ mod zlib {
             let data = &*args.data();
 
             let mut inner = zelf.inner.lock();
-            let result = inner.decompress.decompress(data, max_length);
+            let error = |err| match err {
+                backend::DecompressError::Zlib(err) => new_zlib_error(err, vm),
+                backend::DecompressError::Eof => vm.new_eof_error("End of stream already reached"),
+            };
+            let result = match max_length {
+                Some(max_length) => inner
+                    .decompress
+                    .decompress(data, Some(max_length))
+                    .map_err(error),
+                None => gather_output(&mut inner.decompress, data, error, vm),
+            };
             zelf.eof.store(inner.decompress.eof(), Ordering::Relaxed);
             zelf.needs_input
                 .store(inner.decompress.needs_input(), Ordering::Relaxed);
@@ -503,10 +621,7 @@ mod zlib {
                 let bytes = vm.ctx.new_bytes(inner.decompress.unused_data().to_vec());
                 let _previous = unsafe { zelf.unused_data.swap(Some(bytes.into())) };
             }
-            result.map_err(|err| match err {
-                backend::DecompressError::Zlib(err) => new_zlib_error(err, vm),
-                backend::DecompressError::Eof => vm.new_eof_error("End of stream already reached"),
-            })
+            result
         }
     }
 }
