@@ -256,9 +256,37 @@ fn growth_inside_the_vm_is_a_memory_error_not_an_abort() {
         format!("{ZLIB_BOMB}x = zlib._ZlibDecompressor().decompress(bomb)"),
         format!("{gzip_bomb}import gzip\nx = gzip.decompress(bomb)"),
     ];
+    // Containers grown one item at a time by Python code, items that hold no memory of their own:
+    // the vector's doubling is the request that crosses the limit, and the VM grows it infallibly.
+    let pushes = [
+        "x = []\nfor _ in range(50_000_000):\n    x.append(None)",
+        "x = [None for _ in range(50_000_000)]",
+        "x = []\nfor _ in range(50_000_000):\n    x.insert(len(x), 0)",
+        "x = bytearray()\nfor _ in range(400_000_000):\n    x.append(0)",
+        "import collections\nx = collections.deque()\nfor _ in range(50_000_000):\n    x.append(None)",
+        "import array\nx = array.array('q')\nfor _ in range(50_000_000):\n    x.append(0)",
+        "import collections\nx = collections.OrderedDict()\nfor i in range(30_000_000):\n    x[i] = None",
+    ];
+    // A few bytes of snippet asking for hundreds of megabytes at once, which the VM made infallibly.
+    let asks = [
+        "import os\nx = os.urandom(300_000_000)",
+        "import random\nx = random.randbytes(300_000_000)",
+        "import random\nx = random.getrandbits(2_400_000_000)",
+        "import secrets\nx = secrets.token_bytes(300_000_000)",
+        "x = bin(1 << 300_000_000)",
+        "x = oct(1 << 900_000_000)",
+        "x = hex(1 << 1_000_000_000)",
+        "x = format(1 << 1_000_000_000, 'x')",
+        "x = f'{1 << 1_000_000_000:b}'",
+        "x = '%x' % (1 << 1_000_000_000)",
+        "x = b'%o' % (1 << 900_000_000)",
+        "x = int.from_bytes(b'\\x01' * 200_000_000, 'big')",
+    ];
     let shapes: Vec<&str> = shapes
         .into_iter()
         .chain(bombs.iter().map(String::as_str))
+        .chain(pushes)
+        .chain(asks)
         .collect();
     for isolation in isolations() {
         let rt = memory_limited(isolation, 256);

@@ -136,9 +136,10 @@ pub mod array {
                     }
                 }
 
-                fn push_item(&mut self, item: ArrayItem) {
+                // toolplane: grown fallibly; a refusal aborted the process (`append` in a loop).
+                fn push_item(&mut self, item: ArrayItem, vm: &VirtualMachine) -> PyResult<()> {
                     match (self, item) {
-                        $((Self::$n(v), ArrayItem::$n(value)) => v.push(value),)*
+                        $((Self::$n(v), ArrayItem::$n(value)) => vm.push_fallibly(v, value),)*
                         _ => unreachable!("item was converted for this array"),
                     }
                 }
@@ -898,8 +899,7 @@ pub mod array {
         fn append(zelf: &Py<Self>, v: PyObjectRef, vm: &VirtualMachine) -> PyResult<()> {
             let typecode = zelf.read().typecode();
             let item = ArrayContentType::item_from_object(typecode, v, vm)?;
-            zelf.try_resizable(vm)?.push_item(item);
-            Ok(())
+            zelf.try_resizable(vm)?.push_item(item, vm)
         }
 
         #[pymethod]

@@ -82,6 +82,10 @@ mod _random {
             match k {
                 0 => Ok(BigInt::zero()),
                 mut k => {
+                    // toolplane: the words and then the int are made infallibly, k / 8 bytes each
+                    // (`os.urandom(n)`, `randbytes(n)` and `secrets.token_bytes(n)` come here); a
+                    // refusal aborted the process.
+                    vm.check_allocation((k as usize / 8).saturating_mul(2))?;
                     let mut rng = zelf.rng.lock();
                     let mut gen_u32 = |k| {
                         let r = rng.next_u32();

@@ -49,7 +49,15 @@ fn collect_bytes(
 ) -> PyResult<Vec<u8>> {
     if obj.check_buffer() {
         let buffer = PyBuffer::from_object(vm, obj, BufferFlags::FULL_RO)?;
-        return Ok(buffer.contiguous_or_collect(|bytes| bytes.to_vec()));
+        // toolplane: the copy is reserved fallibly; a refusal (a buffer as big as the rest of the
+        // run's memory, `int.from_bytes(big)`) aborted the process.
+        return buffer.contiguous_or_collect(|bytes| {
+            let mut copy = Vec::new();
+            copy.try_reserve_exact(bytes.len())
+                .map_err(|_| vm.no_memory_error())?;
+            copy.extend_from_slice(bytes);
+            Ok(copy)
+        });
     }
 
     if !obj.fast_isinstance(vm.ctx.types.str_type) {

@@ -11,7 +11,7 @@ use crate::{
     VirtualMachine,
     builtins::{
         PyBaseExceptionRef, PyByteArray, PyBytes, PyFloat, PyInt, PyStr,
-        int::check_int_to_str_digits, try_f64_to_bigint, tuple,
+        int::{check_int_to_str_digits, check_radix_digits}, try_f64_to_bigint, tuple,
     },
     common::{
         cformat::{
@@ -133,10 +133,14 @@ fn spec_format_bytes(
             _ => {
                 // CPython parity: `%x` / `%o` / `%X` accept any object with
                 // `__index__`, not just PyInt. Mirrors PyNumber_Index dispatch.
+                // toolplane: as for `str` (`spec_format_string`).
+                let bits_per_digit = if matches!(number_type, CNumberType::Octal) { 3 } else { 4 };
                 if let Some(i) = obj.downcast_ref::<PyInt>() {
+                    check_radix_digits(i.as_bigint(), bits_per_digit, 3, vm)?;
                     Ok(spec.format_number(i.as_bigint()).into_bytes())
                 } else if let Some(int_result) = obj.try_index_opt(vm) {
                     let i = int_result?;
+                    check_radix_digits(i.as_bigint(), bits_per_digit, 3, vm)?;
                     Ok(spec.format_number(i.as_bigint()).into_bytes())
                 } else {
                     Err(vm.new_type_error(format!(
@@ -242,10 +246,15 @@ fn spec_format_string(
             _ => {
                 // CPython parity: `%x` / `%o` / `%X` accept any object with
                 // `__index__`, not just PyInt. Mirrors PyNumber_Index dispatch.
+                // toolplane: octal and hex digits have no digit limit and are made, with two
+                // copies, infallibly; a refusal aborted the process.
+                let bits_per_digit = if matches!(number_type, CNumberType::Octal) { 3 } else { 4 };
                 if let Some(i) = obj.downcast_ref::<PyInt>() {
+                    check_radix_digits(i.as_bigint(), bits_per_digit, 3, vm)?;
                     Ok(spec.format_number(i.as_bigint()).into())
                 } else if let Some(int_result) = obj.try_index_opt(vm) {
                     let i = int_result?;
+                    check_radix_digits(i.as_bigint(), bits_per_digit, 3, vm)?;
                     Ok(spec.format_number(i.as_bigint()).into())
                 } else {
                     Err(vm.new_type_error(format!(

@@ -6368,7 +6368,7 @@ impl ExecutingFrame<'_> {
                     // SAFETY: trust compiler
                     obj.downcast_unchecked_ref()
                 };
-                list.append(item);
+                list.append(item, vm)?;
                 Ok(None)
             }
             Instruction::ListExtend { i } => {
@@ -7921,7 +7921,7 @@ impl ExecutingFrame<'_> {
                         if let Some(list_obj) = self_or_null.as_ref()
                             && let Some(list) = list_obj.downcast_ref::<PyList>()
                         {
-                            list.append(item);
+                            list.append(item, vm)?;
                             // CALL_LIST_APPEND fuses the following POP_TOP.
                             self.jump_relative_forward(
                                 1,

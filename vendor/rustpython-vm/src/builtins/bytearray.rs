@@ -293,6 +293,10 @@ impl Py<PyByteArray> {
         let value = value_from_object(vm, &item)?;
         let elements = &mut self.try_resizable(vm)?.elements;
         let index = elements.saturate_index(index);
+        // toolplane: grown fallibly; a refusal aborted the process.
+        if elements.len() == elements.capacity() {
+            vm.reserve_fallibly(elements, 1)?;
+        }
         elements.insert(index, value);
         Ok(())
     }
@@ -300,8 +304,8 @@ impl Py<PyByteArray> {
     #[pymethod]
     fn append(&self, item: PyObjectRef, vm: &VirtualMachine) -> PyResult<()> {
         let value = value_from_object(vm, &item)?;
-        self.try_resizable(vm)?.elements.push(value);
-        Ok(())
+        // toolplane: grown fallibly; a refusal aborted the process (`append` in a loop).
+        vm.push_fallibly(&mut self.try_resizable(vm)?.elements, value)
     }
 
     #[pymethod]

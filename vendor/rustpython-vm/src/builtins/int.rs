@@ -597,10 +597,23 @@ impl Py<PyInt> {
             return Ok(zelf.as_object().str(vm)?.as_wtf8().to_owned());
         }
         crate::format::check_spec_size(format_spec.as_str(), vm)?;
+        let spec_text = format_spec.as_str();
         let format_spec =
-            FormatSpec::parse(format_spec.as_str()).map_err(|err| err.into_pyexception(vm))?;
+            FormatSpec::parse(spec_text).map_err(|err| err.into_pyexception(vm))?;
         if format_spec.is_decimal_int_format() {
             check_int_to_str_digits(zelf.as_bigint(), vm)?;
+        }
+        // toolplane: binary, octal and hex digits have no such limit, and the formatter makes them
+        // and two copies (aligned, then the result) infallibly: `f'{1 << 10**9:b}'`, a tiny snippet,
+        // asked for a gigabyte at once, and a refusal aborted the process.
+        let bits_per_digit = match spec_text.chars().last() {
+            Some('b') => Some(1),
+            Some('o') => Some(3),
+            Some('x' | 'X') => Some(4),
+            _ => None,
+        };
+        if let Some(bits_per_digit) = bits_per_digit {
+            check_radix_digits(zelf.as_bigint(), bits_per_digit, 3, vm)?;
         }
         let result = if format_spec.has_locale_format() {
             let locale = crate::format::get_locale_info();
@@ -642,6 +655,9 @@ impl Py<PyInt> {
         let signed = args.signed.into();
         // PyObject_Bytes, so an iterable of ints is as good as a buffer
         let bytes = bytes_from_object(vm, &args.bytes)?;
+        // toolplane: the int is built from the bytes infallibly, about their size (and a growing
+        // vector's doubling of it); a refusal aborted the process.
+        vm.check_allocation(bytes.len().saturating_mul(2))?;
         let value = match (args.byteorder, signed) {
             (ArgByteOrder::Big, true) => BigInt::from_signed_bytes_be(&bytes),
             (ArgByteOrder::Big, false) => BigInt::from_bytes_be(Sign::Plus, &bytes),
@@ -762,6 +778,18 @@ impl Comparable for PyInt {
             .map(|other| op.eval_ord(zelf.as_bigint().cmp(other.as_bigint())));
         Ok(PyComparisonValue::from_option(r))
     }
+}
+
+/// A `MemoryError` now, unless `copies` texts of `value`'s digits in base `2 ** bits_per_digit`
+/// could be allocated: what formatting it makes infallibly (toolplane).
+pub(crate) fn check_radix_digits(
+    value: &BigInt,
+    bits_per_digit: u64,
+    copies: usize,
+    vm: &VirtualMachine,
+) -> PyResult<()> {
+    let digits = usize::try_from(value.bits().div_ceil(bits_per_digit)).unwrap_or(usize::MAX);
+    vm.check_allocation(digits.saturating_mul(copies))
 }
 
 /// Pre-format check enforcing `sys.get_int_max_str_digits()` on int → str conversions.

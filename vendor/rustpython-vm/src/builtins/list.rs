@@ -185,6 +185,21 @@ impl PyList {
         self.borrow_vec_mut().push(object);
     }
 
+    /// `append` for Python code (`list.append`, a list display or comprehension): the vector grows
+    /// fallibly. toolplane: a list grown an item at a time past the memory limit asked for its
+    /// doubling infallibly, and a refusal aborted the process.
+    #[inline]
+    pub(crate) fn append_fallibly(&self, object: PyObjectRef, vm: &VirtualMachine) -> PyResult<()> {
+        let mut elements = self.borrow_vec_mut();
+        if elements.len() == elements.capacity() && elements.try_reserve(1).is_err() {
+            // `object` is released after the guard, as on every other path out.
+            drop(elements);
+            return Err(vm.no_memory_error());
+        }
+        elements.push(object);
+        Ok(())
+    }
+
     pub(crate) fn sort(&self, options: SortOptions, vm: &VirtualMachine) -> PyResult<()> {
         // replace list contents with [] for duration of sort.
         // this prevents keyfunc from messing with the list and makes it easy to
@@ -407,8 +422,8 @@ impl PyList {
 )]
 impl Py<PyList> {
     #[pymethod]
-    pub(crate) fn append(&self, object: PyObjectRef) {
-        self.payload.append(object)
+    pub(crate) fn append(&self, object: PyObjectRef, vm: &VirtualMachine) -> PyResult<()> {
+        self.payload.append_fallibly(object, vm)
     }
 
     #[pymethod]
@@ -486,10 +501,21 @@ impl Py<PyList> {
     }
 
     #[pymethod]
-    pub(crate) fn insert(&self, index: PySsize, object: PyObjectRef) {
+    pub(crate) fn insert(
+        &self,
+        index: PySsize,
+        object: PyObjectRef,
+        vm: &VirtualMachine,
+    ) -> PyResult<()> {
         let mut elements = self.borrow_vec_mut();
+        // toolplane: grown fallibly, as `append_fallibly`.
+        if elements.len() == elements.capacity() && elements.try_reserve(1).is_err() {
+            drop(elements);
+            return Err(vm.no_memory_error());
+        }
         let index = elements.saturate_index(index);
         elements.insert(index, object);
+        Ok(())
     }
 
     #[pymethod]

@@ -67,7 +67,14 @@ mod _collections {
         }
 
         fn clear(&mut self, out: &mut Vec<PyObjectRef>) {
-            out.extend(self.deque.get_mut().drain(..));
+            let deque = self.deque.get_mut();
+            if out.is_empty() {
+                // toolplane: the deque's own buffer becomes the vector, so freeing a deque needs no
+                // memory (a copy of a huge one asked for it infallibly, past a run's limit: an abort).
+                *out = Vec::from(core::mem::take(deque));
+            } else {
+                out.extend(deque.drain(..));
+            }
         }
     }
 
@@ -90,9 +97,21 @@ mod _collections {
             self.deque.write()
         }
 
-        fn append_item(&self, item: PyObjectRef, left: bool, maxlen: Option<usize>) {
+        fn append_item(
+            &self,
+            item: PyObjectRef,
+            left: bool,
+            maxlen: Option<usize>,
+            vm: &VirtualMachine,
+        ) -> PyResult<()> {
             let removed = {
                 let mut deque = self.borrow_deque_mut();
+                // toolplane: grown fallibly; a refusal aborted the process (`append` in a loop).
+                // `item` is released after the guard, as on every other path out.
+                if deque.len() == deque.capacity() && deque.try_reserve(1).is_err() {
+                    drop(deque);
+                    return Err(vm.no_memory_error());
+                }
                 if left {
                     deque.push_front(item);
                 } else {
@@ -112,6 +131,7 @@ mod _collections {
                 }
             };
             drop(removed);
+            Ok(())
         }
 
         fn extend_items(
@@ -119,11 +139,12 @@ mod _collections {
             items: impl Iterator<Item = PyResult>,
             left: bool,
             maxlen: Option<usize>,
+            vm: &VirtualMachine,
         ) -> PyResult<()> {
             for item in items {
                 let item = item?;
                 if maxlen != Some(0) {
-                    self.append_item(item, left, maxlen);
+                    self.append_item(item, left, maxlen, vm)?;
                 }
             }
             Ok(())
@@ -140,7 +161,7 @@ mod _collections {
                 // subclass overrides of __iter__ are still respected.
                 let elements: Vec<PyObjectRef> = iterable.try_to_value(vm)?;
                 // Retain the snapshot until extension finishes, as a temporary list does.
-                return self.extend_items(elements.iter().cloned().map(Ok), left, self.maxlen);
+                return self.extend_items(elements.iter().cloned().map(Ok), left, self.maxlen, vm);
             }
 
             let maxlen = self.maxlen;
@@ -169,7 +190,7 @@ mod _collections {
 
             if class.is(vm.ctx.types.tuple_type) {
                 let tuple = iterable.downcast_ref::<PyTuple>().unwrap();
-                self.extend_items(tuple.as_slice().iter().cloned().map(Ok), left, maxlen)
+                self.extend_items(tuple.as_slice().iter().cloned().map(Ok), left, maxlen, vm)
             } else if class.is(vm.ctx.types.list_type) {
                 let list = iterable.downcast_ref::<PyList>().unwrap();
                 let mut index = 0;
@@ -179,9 +200,9 @@ mod _collections {
                     index += 1;
                     item.map(Ok)
                 });
-                self.extend_items(items, left, maxlen)
+                self.extend_items(items, left, maxlen, vm)
             } else {
-                self.extend_items(iterable.get_iter(vm)?.into_iter(vm), left, maxlen)
+                self.extend_items(iterable.get_iter(vm)?.into_iter(vm), left, maxlen, vm)
             }
         }
 
@@ -328,13 +349,13 @@ mod _collections {
     )]
     impl Py<PyDeque> {
         #[pymethod]
-        fn append(&self, item: PyObjectRef) {
-            self.append_item(item, false, self.maxlen);
+        fn append(&self, item: PyObjectRef, vm: &VirtualMachine) -> PyResult<()> {
+            self.append_item(item, false, self.maxlen, vm)
         }
 
         #[pymethod]
-        fn appendleft(&self, item: PyObjectRef) {
-            self.append_item(item, true, self.maxlen);
+        fn appendleft(&self, item: PyObjectRef, vm: &VirtualMachine) -> PyResult<()> {
+            self.append_item(item, true, self.maxlen, vm)
         }
 
         #[pymethod]

@@ -32,7 +32,9 @@ mod builtins {
         vm::compile_mode::{CompileStart, CompilerFlags, compile_future_features_from_flags},
         yield_drain::{YieldSink, fold_into_total, next_declined},
     };
+    use core::fmt::Write as _;
     use itertools::Itertools;
+    use malachite_bigint::BigInt;
     use num_traits::{Signed, ToPrimitive};
     use rustpython_common::wtf8::CodePoint;
 
@@ -78,14 +80,37 @@ mod builtins {
     }
 
     #[pyfunction]
-    fn bin(number: ArgIndex) -> String {
+    fn bin(number: ArgIndex, vm: &VirtualMachine) -> PyResult<String> {
         let number = number.into_int_ref();
         let x = number.as_bigint();
-        if x.is_negative() {
-            format!("-0b{:b}", x.abs())
-        } else {
-            format!("0b{x:b}")
-        }
+        radix_text(x, 1, vm, |text| {
+            if x.is_negative() {
+                write!(text, "-0b{:b}", x.abs())
+            } else {
+                write!(text, "0b{x:b}")
+            }
+        })
+    }
+
+    /// The text of `number` in base `2 ** bits_per_digit` that `write` makes, with room asked for
+    /// first. toolplane: the digits (`1 << 10**9`, a tiny snippet, has a billion) are made
+    /// infallibly, by the bigint's formatter and then in the text, so a refusal aborted the process.
+    fn radix_text(
+        number: &BigInt,
+        bits_per_digit: u64,
+        vm: &VirtualMachine,
+        write: impl FnOnce(&mut String) -> core::fmt::Result,
+    ) -> PyResult<String> {
+        let digits = usize::try_from(number.bits().div_ceil(bits_per_digit))
+            .unwrap_or(usize::MAX)
+            .saturating_add(3);
+        // The formatter's own copy of the digits and this text live side by side.
+        vm.check_allocation(digits.saturating_mul(2))?;
+        let mut text = String::new();
+        text.try_reserve_exact(digits)
+            .map_err(|_| vm.no_memory_error())?;
+        write(&mut text).expect("formatting a number into a String does not fail");
+        Ok(text)
     }
 
     #[pyfunction]
@@ -748,10 +773,10 @@ mod builtins {
     }
 
     #[pyfunction]
-    fn hex(number: ArgIndex) -> String {
+    fn hex(number: ArgIndex, vm: &VirtualMachine) -> PyResult<String> {
         let number = number.into_int_ref();
         let n = number.as_bigint();
-        format!("{n:#x}")
+        radix_text(n, 4, vm, |text| write!(text, "{n:#x}"))
     }
 
     #[pyfunction]
@@ -1043,16 +1068,17 @@ mod builtins {
     }
 
     #[pyfunction]
-    fn oct(number: ArgIndex, vm: &VirtualMachine) -> PyObjectRef {
+    fn oct(number: ArgIndex, vm: &VirtualMachine) -> PyResult {
         let number = number.into_int_ref();
         let n = number.as_bigint();
-        let s = if n.is_negative() {
-            format!("-0o{:o}", n.abs())
-        } else {
-            format!("0o{n:o}")
-        };
-
-        vm.ctx.new_str(s).into()
+        let s = radix_text(n, 3, vm, |text| {
+            if n.is_negative() {
+                write!(text, "-0o{:o}", n.abs())
+            } else {
+                write!(text, "0o{n:o}")
+            }
+        })?;
+        Ok(vm.ctx.new_str(s).into())
     }
 
     #[pyfunction]

@@ -64,6 +64,16 @@ pub(crate) mod ordered_dict {
             }
         }
 
+        /// Makes room for one more node, fallibly: `false` if there is none. toolplane: the node
+        /// table and the hash index grew infallibly, so an `OrderedDict` filled past a run's memory
+        /// limit aborted the process.
+        fn reserve_one(&mut self) -> bool {
+            (!self.free.is_empty()
+                || self.nodes.len() < self.nodes.capacity()
+                || self.nodes.try_reserve(1).is_ok())
+                && self.by_hash.try_reserve(1).is_ok()
+        }
+
         fn add_tail(&mut self, key: PyObjectRef, hash: PyHash) {
             let prev = self.last;
             let idx = self.alloc_node(ODictNode {
@@ -224,6 +234,10 @@ pub(crate) mod ordered_dict {
             vm: &VirtualMachine,
         ) -> PyResult<()> {
             let hash = key.key_hash(vm)?;
+            // Room for the key's node first, so that the dict never holds a key its order lacks.
+            if !self.links.lock().reserve_one() {
+                return Err(vm.no_memory_error());
+            }
             self.dict.inner_setitem(&*key, value, vm)?;
             if self.find_node(&key, hash, vm)?.is_none() {
                 self.links.lock().add_tail(key, hash);
