@@ -255,6 +255,10 @@ fn growth_inside_the_vm_is_a_memory_error_not_an_abort() {
         format!("{ZLIB_BOMB}d = zlib.decompressobj()\nx = d.decompress(bomb, 1000)\ny = d.flush()"),
         format!("{ZLIB_BOMB}x = zlib._ZlibDecompressor().decompress(bomb)"),
         format!("{gzip_bomb}import gzip\nx = gzip.decompress(bomb)"),
+        "import bz2\nc = bz2.BZ2Compressor(1)\n\
+         bomb = b''.join(c.compress(bytes(1 << 20)) for _ in range(300)) + c.flush()\n\
+         x = bz2.decompress(bomb)"
+            .to_string(),
     ];
     // Containers grown one item at a time by Python code, items that hold no memory of their own:
     // the vector's doubling is the request that crosses the limit, and the VM grows it infallibly.
@@ -273,6 +277,8 @@ fn growth_inside_the_vm_is_a_memory_error_not_an_abort() {
         "import random\nx = random.randbytes(300_000_000)",
         "import random\nx = random.getrandbits(2_400_000_000)",
         "import secrets\nx = secrets.token_bytes(300_000_000)",
+        "import hashlib\nx = hashlib.shake_256(b'').digest(300_000_000)",
+        "import hashlib\nx = hashlib.shake_128(b'').hexdigest(150_000_000)",
         "x = bin(1 << 300_000_000)",
         "x = oct(1 << 900_000_000)",
         "x = hex(1 << 1_000_000_000)",
@@ -308,13 +314,15 @@ fn growth_inside_the_vm_is_a_memory_error_not_an_abort() {
             "{isolation:?}"
         );
         // A stream that fits inflates whole, in pieces or not, with what follows it kept apart.
-        let inflates = "import zlib, gzip\nz = zlib.compress(bytes(range(256)) * 300_000, 1)\n\
+        let inflates = "import zlib, gzip, bz2\nz = zlib.compress(bytes(range(256)) * 300_000, 1)\n\
                         d = zlib.decompressobj()\nhead = d.decompress(z + b'tail', 5)\n\
+                        b = bz2.BZ2Decompressor()\nwhole = b.decompress(bz2.compress(bytes(range(256)) * 40_000, 1) + b'xy')\n\
                         return [len(zlib.decompress(z)), len(head + d.flush()), d.unused_data.decode(), \
-                        len(gzip.decompress(gzip.compress(bytes(70_000_000), 1)))]";
+                        len(gzip.decompress(gzip.compress(bytes(70_000_000), 1))), \
+                        whole == bytes(range(256)) * 40_000, b.eof, b.unused_data.decode()]";
         assert_eq!(
             ok(rt.execute(inflates, None).unwrap()),
-            serde_json::json!([76_800_000, 76_800_000, "tail", 70_000_000]),
+            serde_json::json!([76_800_000, 76_800_000, "tail", 70_000_000, true, true, "xy"]),
             "{isolation:?}"
         );
         // A text's precision only truncates: it asks for nothing (session 37's width check briefly

@@ -4,7 +4,7 @@ pub(crate) use _bz2::module_def;
 
 #[pymodule]
 mod _bz2 {
-    use crate::compression::DecompressorArgs;
+    use crate::compression::{DecompressorArgs, Stepwise, gather_output};
     use crate::vm::{
         Py, PyObject, VirtualMachine,
         builtins::{PyBaseExceptionRef, PyBytes, PyType},
@@ -71,6 +71,17 @@ mod _bz2 {
         }
     }
 
+    impl Stepwise for backend::Decompressor {
+        type Error = backend::Bz2Error;
+        fn next_piece(&mut self, input: &[u8], step: usize) -> Result<Vec<u8>, backend::Bz2Error> {
+            self.decompress(input, Some(step))
+        }
+        // It buffers what a piece did not take itself.
+        fn next_input(&self) -> Option<Vec<u8>> {
+            (!self.eof() && !self.needs_input()).then(Vec::new)
+        }
+    }
+
     #[pyclass(with(Constructor))]
     impl BZ2Decompressor {
         #[pymethod]
@@ -89,7 +100,18 @@ mod _bz2 {
             if inner.decompress.failed() {
                 return Err(vm.new_value_error("Decompressor is unusable after a previous error"));
             }
-            let result = inner.decompress.decompress(data, max_length);
+            let result = match max_length {
+                Some(max_length) => inner
+                    .decompress
+                    .decompress(data, Some(max_length))
+                    .map_err(|error| map_bz2_error(error, vm)),
+                None => gather_output(
+                    &mut inner.decompress,
+                    data,
+                    |error| map_bz2_error(error, vm),
+                    vm,
+                ),
+            };
             zelf.eof.store(inner.decompress.eof(), Ordering::Relaxed);
             zelf.needs_input
                 .store(inner.decompress.needs_input(), Ordering::Relaxed);
@@ -102,7 +124,7 @@ mod _bz2 {
                 // The previous bytes object is dropped after the slot is replaced.
                 let _previous = unsafe { zelf.unused_data.swap(Some(bytes.into())) };
             }
-            result.map_err(|error| map_bz2_error(error, vm))
+            result
         }
 
         #[pymethod(name = "__reduce__")]

@@ -4,7 +4,7 @@ pub(crate) use zlib::module_def;
 
 #[pymodule]
 mod zlib {
-    use crate::compression::{DecompressArgs, DecompressorArgs};
+    use crate::compression::{DecompressArgs, DecompressorArgs, Stepwise, gather_output};
     use crate::vm::{
         Py, PyObject, PyObjectRef, PyPayload, PyResult, VirtualMachine,
         builtins::{PyBaseExceptionRef, PyBytes, PyBytesRef, PyType, PyTypeRef},
@@ -139,21 +139,6 @@ mod zlib {
         Ok(output)
     }
 
-    /// Output pieces at most this large at first, and at most `LARGEST_STEP` later on.
-    const FIRST_STEP: usize = 1 << 20;
-    /// The backend grows a piece's buffer infallibly: pieces stay far below the size (64 MiB) that
-    /// the host's counting allocator refuses over a run's memory limit, which would abort the host.
-    const LARGEST_STEP: usize = 32 << 20;
-
-    /// A decompressor that can be asked for at most `step` bytes of output at a time.
-    trait Stepwise {
-        type Error;
-        /// At most `step` bytes of the output of `input` and what earlier calls kept back.
-        fn next_piece(&mut self, input: &[u8], step: usize) -> Result<Vec<u8>, Self::Error>;
-        /// What to pass to the next call, or `None` once the input given so far is all output.
-        fn next_input(&self) -> Option<Vec<u8>>;
-    }
-
     impl Stepwise for backend::Decompressor {
         type Error = String;
         fn next_piece(&mut self, input: &[u8], step: usize) -> Result<Vec<u8>, String> {
@@ -181,30 +166,6 @@ mod zlib {
         }
     }
 
-    /// Decompresses `data` without an output limit the way the backend does with one: a piece at a
-    /// time, gathered into a vector grown fallibly. A decompression bomb is then a `MemoryError` at
-    /// the run's memory limit rather than an abort of the process (the backend's own unlimited path
-    /// grows its vector infallibly), and the time limit is polled between pieces.
-    fn gather_output<D: Stepwise>(
-        decompressor: &mut D,
-        data: &[u8],
-        error: impl Fn(D::Error) -> PyBaseExceptionRef,
-        vm: &VirtualMachine,
-    ) -> PyResult<Vec<u8>> {
-        let mut output = decompressor
-            .next_piece(data, FIRST_STEP)
-            .map_err(&error)?;
-        while let Some(input) = decompressor.next_input() {
-            vm.check_signals()?;
-            let step = output.len().clamp(FIRST_STEP, LARGEST_STEP);
-            let piece = decompressor.next_piece(&input, step).map_err(&error)?;
-            output
-                .try_reserve(piece.len())
-                .map_err(|_| vm.no_memory_error())?;
-            output.extend_from_slice(&piece);
-        }
-        Ok(output)
-    }
 
     #[derive(FromArgs)]
     struct DecompressobjArgs {
