@@ -780,6 +780,11 @@ impl Comparable for PyInt {
     }
 }
 
+/// How many digits `value` has in base `2 ** bits_per_digit` (toolplane).
+pub(crate) fn radix_digits(value: &BigInt, bits_per_digit: u64) -> usize {
+    usize::try_from(value.bits().div_ceil(bits_per_digit)).unwrap_or(usize::MAX)
+}
+
 /// A `MemoryError` now, unless `copies` texts of `value`'s digits in base `2 ** bits_per_digit`
 /// could be allocated: what formatting it makes infallibly (toolplane).
 pub(crate) fn check_radix_digits(
@@ -788,8 +793,7 @@ pub(crate) fn check_radix_digits(
     copies: usize,
     vm: &VirtualMachine,
 ) -> PyResult<()> {
-    let digits = usize::try_from(value.bits().div_ceil(bits_per_digit)).unwrap_or(usize::MAX);
-    vm.check_allocation(digits.saturating_mul(copies))
+    vm.check_allocation(radix_digits(value, bits_per_digit).saturating_mul(copies))
 }
 
 /// Pre-format check enforcing `sys.get_int_max_str_digits()` on int → str conversions.

@@ -101,11 +101,10 @@ mod builtins {
         vm: &VirtualMachine,
         write: impl FnOnce(&mut String) -> core::fmt::Result,
     ) -> PyResult<String> {
-        let digits = usize::try_from(number.bits().div_ceil(bits_per_digit))
-            .unwrap_or(usize::MAX)
-            .saturating_add(3);
         // The formatter's own copy of the digits and this text live side by side.
-        vm.check_allocation(digits.saturating_mul(2))?;
+        crate::builtins::int::check_radix_digits(number, bits_per_digit, 2, vm)?;
+        // The digits, a sign and a prefix.
+        let digits = crate::builtins::int::radix_digits(number, bits_per_digit).saturating_add(3);
         let mut text = String::new();
         text.try_reserve_exact(digits)
             .map_err(|_| vm.no_memory_error())?;
