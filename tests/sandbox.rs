@@ -38,6 +38,32 @@ fn error(result: &ExecutionResult) -> (&str, &str) {
     (e.error_type.as_str(), e.message.as_str())
 }
 
+/// `code`'s value is `expected` in a fresh run and in a new session of `rt`.
+fn assert_value_fresh_and_in_session(
+    rt: &Toolplane,
+    code: &str,
+    expected: &Value,
+    isolation: toolplane::Isolation,
+) {
+    assert_eq!(&value(&run(rt, code)), expected, "{isolation:?}");
+    let in_session = rt.session().execute(code, None).unwrap();
+    assert_eq!(&value(&in_session), expected, "{isolation:?} session");
+}
+
+/// `code` run fresh in `rt` ends in a `kind` error whose message contains `part`.
+fn assert_fresh_error(
+    rt: &Toolplane,
+    code: &str,
+    kind: &str,
+    part: &str,
+    isolation: toolplane::Isolation,
+) {
+    let result = run(rt, code);
+    let (found, message) = error(&result);
+    assert_eq!(found, kind, "{isolation:?}: {message}");
+    assert!(message.contains(part), "{isolation:?}: {message}");
+}
+
 fn config(toml: &str) -> Config {
     Config::from_toml_str(toml).unwrap()
 }
@@ -1136,18 +1162,10 @@ fn future_imports_at_the_top_of_a_snippet_apply_to_it() {
                 return f(1), f.__annotations__";
     let expected = json!([1, {"x": "Undefined", "return": "list[Nowhere]"}]);
     for (isolation, rt) in common::runtimes() {
-        assert_eq!(value(&run(&rt, code)), expected, "{isolation:?}");
-        let session = rt.session();
-        let in_session = session.execute(code, None).unwrap();
-        assert_eq!(value(&in_session), expected, "{isolation:?} session");
+        assert_value_fresh_and_in_session(&rt, code, &expected, isolation);
         // Anywhere else it is still the error Python makes it.
-        let late = run(&rt, "x = 1\nfrom __future__ import annotations\nreturn x");
-        let (kind, message) = error(&late);
-        assert_eq!(kind, "SyntaxError", "{isolation:?}: {message}");
-        assert!(
-            message.contains("beginning of the file"),
-            "{isolation:?}: {message}"
-        );
+        let late = "x = 1\nfrom __future__ import annotations\nreturn x";
+        assert_fresh_error(&rt, late, "SyntaxError", "beginning of the file", isolation);
     }
 }
 
@@ -1167,10 +1185,7 @@ fn a_global_statement_in_a_function_reaches_the_snippets_top_level_names() {
                 return [count, log, seen, kept, total]";
     let expected = json!([30, ["a", "b"], true, "shadowed", 60]);
     for (isolation, rt) in common::runtimes() {
-        assert_eq!(value(&run(&rt, code)), expected, "{isolation:?}");
-        let session = rt.session();
-        let in_session = session.execute(code, None).unwrap();
-        assert_eq!(value(&in_session), expected, "{isolation:?} session");
+        assert_value_fresh_and_in_session(&rt, code, &expected, isolation);
         // An annotated top-level name too (a function's scope refuses `global` for an annotated
         // name; a module's does not).
         let annotated =
@@ -1178,21 +1193,12 @@ fn a_global_statement_in_a_function_reaches_the_snippets_top_level_names() {
         assert_eq!(value(&run(&rt, annotated)), json!(5), "{isolation:?}");
         // Names no function declares global stay the snippet's own, and a `global` that names
         // nothing the snippet binds is still the NameError it is in Python.
-        let unbound = run(
-            &rt,
-            "def f():\n    global nowhere\n    return nowhere\nreturn f()",
-        );
-        let (kind, message) = error(&unbound);
-        assert_eq!(kind, "NameError", "{isolation:?}: {message}");
-        assert!(message.contains("'nowhere'"), "{isolation:?}: {message}");
+        let unbound = "def f():\n    global nowhere\n    return nowhere\nreturn f()";
+        assert_fresh_error(&rt, unbound, "NameError", "'nowhere'", isolation);
         // A top-level assignment before the snippet's own `global` is still Python's SyntaxError.
-        let late = run(&rt, "x = 1\nglobal x\ndef f():\n    global x\nreturn x");
-        let (kind, message) = error(&late);
-        assert_eq!(kind, "SyntaxError", "{isolation:?}: {message}");
-        assert!(
-            message.contains("assigned to before global declaration"),
-            "{isolation:?}: {message}"
-        );
+        let late = "x = 1\nglobal x\ndef f():\n    global x\nreturn x";
+        let message = "assigned to before global declaration";
+        assert_fresh_error(&rt, late, "SyntaxError", message, isolation);
     }
 }
 
