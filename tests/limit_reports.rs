@@ -288,11 +288,37 @@ fn growth_inside_the_vm_is_a_memory_error_not_an_abort() {
         "x = b'%o' % (1 << 900_000_000)",
         "x = int.from_bytes(b'\\x01' * 200_000_000, 'big')",
     ];
+    // Codecs, whose output is sized by their input and by what an error handler returns for it,
+    // and normalization, which makes some characters eighteen long: each grew its result
+    // infallibly.
+    let codecs = [
+        "x = '\\udcff' * 40_000_000\ny = x.encode('utf-8', 'backslashreplace')",
+        "x = '\\u1234' * 40_000_000\ny = x.encode('latin-1', 'backslashreplace')",
+        "x = '\\u1234' * 40_000_000\ny = x.encode('ascii', 'xmlcharrefreplace')",
+        "x = '\\udcff' * 40_000_000\ny = x.encode('utf-8', 'namereplace')",
+        "x = '\\udcff' * 40_000_000\ny = x.encode('utf-16', 'backslashreplace')",
+        "x = '\\x01' * 60_000_000\ny = x.encode('unicode_escape')",
+        "x = '\\u1234' * 40_000_000\ny = x.encode('raw_unicode_escape')",
+        "x = '\\u1234' * 60_000_000\ny = x.encode('utf-7')",
+        "import codecs\nx = b'\\x01' * 100_000_000\ny = codecs.escape_encode(x)",
+        "x = b'\\xff' * 100_000_000\ny = x.decode('utf-8', 'replace')",
+        "x = b'\\xff' * 100_000_000\ny = x.decode('utf-8', 'surrogateescape')",
+        "x = b'\\xff' * 100_000_000\ny = x.decode('ascii', 'backslashreplace')",
+        "x = b'\\xff' * 100_000_000\ny = x.decode('latin-1')",
+        "x = b'\\x00\\xd8' * 50_000_000\ny = x.decode('utf-16-le', 'replace')",
+        "x = b'\\x00\\x00\\x01\\x00' * 40_000_000\ny = x.decode('utf-32-le')",
+        "x = b'\\\\u1234' * 30_000_000\ny = x.decode('unicode_escape')",
+        "x = b'\\xe9' * 100_000_000\ny = x.decode('raw_unicode_escape')",
+        "import unicodedata\nx = unicodedata.normalize('NFKD', '\\ufdfa' * 10_000_000)",
+        "import csv, io\ncsv.field_size_limit(10**9)\n\
+         x = next(csv.reader(io.StringIO('a' * 100_000_000 + '\\n')))",
+    ];
     let shapes: Vec<&str> = shapes
         .into_iter()
         .chain(bombs.iter().map(String::as_str))
         .chain(pushes)
         .chain(asks)
+        .chain(codecs)
         .collect();
     for isolation in isolations() {
         let rt = memory_limited(isolation, 256);
@@ -323,6 +349,27 @@ fn growth_inside_the_vm_is_a_memory_error_not_an_abort() {
         assert_eq!(
             ok(rt.execute(inflates, None).unwrap()),
             serde_json::json!([76_800_000, 76_800_000, "tail", 70_000_000, true, true, "xy"]),
+            "{isolation:?}"
+        );
+        // Codecs and normalization that fit give what they gave before (and what CPython gives).
+        let encodes = "import unicodedata, csv, io\nx = '\\udcff\\u1234' * 1_000_000\n\
+                       return [len(x.encode('utf-8', 'backslashreplace')), \
+                       len(x.encode('ascii', 'xmlcharrefreplace')), len(x.encode('utf-7')), \
+                       len(('\\xff' * 1000).encode('latin-1').decode('utf-8', 'replace')), \
+                       len(unicodedata.normalize('NFKD', '\\ufdfa' * 1000)), \
+                       ('a\\u1234\\udcff').encode('latin-1', 'namereplace').decode(), \
+                       len(next(csv.reader(io.StringIO('b' * 100_000 + ',c\\n')))[0])]";
+        assert_eq!(
+            ok(rt.execute(encodes, None).unwrap()),
+            serde_json::json!([
+                9_000_000,
+                15_000_000,
+                5_333_336,
+                1000,
+                18_000,
+                "a\\N{ETHIOPIC SYLLABLE SEE}\\udcff",
+                100_000
+            ]),
             "{isolation:?}"
         );
         // A text's precision only truncates: it asks for nothing (session 37's width check briefly

@@ -894,8 +894,9 @@ mod _csv {
                     format!("field larger than field limit ({})", self.field_limit),
                 ));
             }
-            self.field.push(byte);
-            Ok(())
+            // A field is as long as the input makes it (`field_size_limit`
+            // lifts the cap), so its growth is fallible.
+            vm.push_fallibly(&mut self.field, byte)
         }
 
         fn save_field(&mut self, quoting: QuoteStyle, vm: &VirtualMachine) -> PyResult<()> {

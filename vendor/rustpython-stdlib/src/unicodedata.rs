@@ -11,6 +11,7 @@ use rustpython_unicode::{self as unicode_core, NormalizeForm};
 use crate::vm::{
     Py, PyObject, PyResult, VirtualMachine, builtins::PyStr, convert::TryFromBorrowedObject,
 };
+use rustpython_common::wtf8::{CodePoint, Wtf8, Wtf8Buf};
 
 struct NormalizeFormArg(NormalizeForm);
 
@@ -26,6 +27,66 @@ impl<'a> TryFromBorrowedObject<'a> for NormalizeFormArg {
             },
             vm,
         )
+    }
+}
+
+/// `unicodedata.normalize`: what `rustpython_unicode::normalize` does (lone
+/// surrogates pass through, the UTF-8 runs between them are normalized), its
+/// output grown fallibly: a compatibility decomposition makes some characters
+/// eighteen long, so the result can be far larger than the text, and an
+/// infallible `collect` aborted the process where it should be a `MemoryError`.
+fn normalize_fallibly(form: NormalizeForm, text: &Wtf8, vm: &VirtualMachine) -> PyResult<Wtf8Buf> {
+    use icu_normalizer::{ComposingNormalizerBorrowed, DecomposingNormalizerBorrowed};
+
+    fn gather(
+        code_points: impl Iterator<Item = CodePoint>,
+        capacity: usize,
+        vm: &VirtualMachine,
+    ) -> PyResult<Wtf8Buf> {
+        let mut out = Wtf8Buf::new();
+        out.try_reserve(capacity)
+            .map_err(|_| vm.no_memory_error())?;
+        for code_point in code_points {
+            out.try_reserve(4).map_err(|_| vm.no_memory_error())?;
+            out.push(code_point);
+        }
+        Ok(out)
+    }
+
+    let capacity = text.len();
+    match form {
+        NormalizeForm::Nfc => {
+            let normalizer = ComposingNormalizerBorrowed::new_nfc();
+            gather(
+                text.map_utf8(|s| normalizer.normalize_iter(s.chars())),
+                capacity,
+                vm,
+            )
+        }
+        NormalizeForm::Nfkc => {
+            let normalizer = ComposingNormalizerBorrowed::new_nfkc();
+            gather(
+                text.map_utf8(|s| normalizer.normalize_iter(s.chars())),
+                capacity,
+                vm,
+            )
+        }
+        NormalizeForm::Nfd => {
+            let normalizer = DecomposingNormalizerBorrowed::new_nfd();
+            gather(
+                text.map_utf8(|s| normalizer.normalize_iter(s.chars())),
+                capacity,
+                vm,
+            )
+        }
+        NormalizeForm::Nfkd => {
+            let normalizer = DecomposingNormalizerBorrowed::new_nfkd();
+            gather(
+                text.map_utf8(|s| normalizer.normalize_iter(s.chars())),
+                capacity,
+                vm,
+            )
+        }
     }
 }
 
@@ -170,8 +231,13 @@ mod unicodedata {
         }
 
         #[pymethod]
-        fn normalize(_zelf: &Py<Self>, form: NormalizeFormArg, unistr: PyStrRef) -> Wtf8Buf {
-            unicode_core::normalize(form.0, unistr.as_wtf8())
+        fn normalize(
+            _zelf: &Py<Self>,
+            form: NormalizeFormArg,
+            unistr: PyStrRef,
+            vm: &VirtualMachine,
+        ) -> PyResult<Wtf8Buf> {
+            super::normalize_fallibly(form.0, unistr.as_wtf8(), vm)
         }
 
         #[pymethod]

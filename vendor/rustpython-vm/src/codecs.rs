@@ -871,6 +871,10 @@ impl CodecContext for PyEncodeContext<'_> {
     fn bytes(&self, b: Vec<u8>) -> Self::BytesBuf {
         self.vm.ctx.new_bytes(b)
     }
+
+    fn error_no_memory(&self) -> Self::Error {
+        self.vm.no_memory_error()
+    }
 }
 
 impl EncodeContext for PyEncodeContext<'_> {
@@ -994,6 +998,10 @@ impl CodecContext for PyDecodeContext<'_> {
 
     fn bytes(&self, b: Vec<u8>) -> Self::BytesBuf {
         self.vm.ctx.new_bytes(b)
+    }
+
+    fn error_no_memory(&self) -> Self::Error {
+        self.vm.no_memory_error()
     }
 }
 

@@ -299,10 +299,11 @@ mod _codecs {
     }
 
     #[pyfunction]
-    fn escape_encode(args: EscapeEncodeArgs, _vm: &VirtualMachine) -> (Vec<u8>, usize) {
+    fn escape_encode(args: EscapeEncodeArgs, vm: &VirtualMachine) -> PyResult<(Vec<u8>, usize)> {
         let _ = args.errors;
-        let encoded = encodings::escape::encode(args.data.as_bytes());
-        (encoded, args.data.as_bytes().len())
+        let encoded =
+            encodings::escape::encode(args.data.as_bytes()).map_err(|_| vm.no_memory_error())?;
+        Ok((encoded, args.data.as_bytes().len()))
     }
 
     #[derive(FromArgs)]
@@ -351,6 +352,7 @@ mod _codecs {
                 .new_value_error(format!(
                     "decoding error; unknown error handling code: {name}"
                 ))),
+            Err(encodings::escape::EscapeDecodeError::NoMemory) => Err(vm.no_memory_error()),
         }
     }
 
