@@ -313,12 +313,37 @@ fn growth_inside_the_vm_is_a_memory_error_not_an_abort() {
         "import csv, io\ncsv.field_size_limit(10**9)\n\
          x = next(csv.reader(io.StringIO('a' * 100_000_000 + '\\n')))",
     ];
+    // A fifth sweep (session 48): copies of a big input made infallibly, results sized by their
+    // input, and the CJK codecs.
+    let copies = [
+        "x = bytes.fromhex('00' * 100_000_000)",
+        "import binascii\nx = binascii.unhexlify(b'00' * 100_000_000)",
+        "import binascii\nx = binascii.b2a_qp(b'=' * 100_000_000)",
+        "import binascii\nx = binascii.a2b_qp(b'a' * 200_000_000)",
+        "import base64\nx = base64.b32encode(b'a' * 100_000_000)",
+        "x = bytearray()\nfor _ in range(3):\n    x += b'a' * 100_000_000",
+        "x = ('a' * 150_000_000).split('.')",
+        "x = (b'a' * 150_000_000).split(b'.')",
+        "x = ('a' * 100_000_000).encode('idna')",
+        "x = ('a\\n' * 50_000_000).splitlines()",
+        "x = (b'a\\n' * 60_000_000).splitlines()",
+        "import io\nx = io.BytesIO(b'a' * 200_000_000)",
+        "import re\nx = re.sub('(a)', r'\\1\\1\\1', 'a' * 50_000_000)",
+        "x = ('\\u4e00' * 40_000_000).encode('gb18030')",
+        "x = ('\\u4e00' * 40_000_000).encode('big5', 'backslashreplace')",
+        "x = (b'\\xa4\\x40' * 60_000_000).decode('big5')",
+        "x = (b'\\x88\\xea' * 80_000_000).decode('shift_jis')",
+        "x = (1 << 1_000_000_000) + (1 << 1_000_000_000)",
+        "x = (1 << 900_000_000) * (1 << 900_000_000)",
+        "x = [2][0] * (1 << 2_000_000_000)",
+    ];
     let shapes: Vec<&str> = shapes
         .into_iter()
         .chain(bombs.iter().map(String::as_str))
         .chain(pushes)
         .chain(asks)
         .chain(codecs)
+        .chain(copies)
         .collect();
     for isolation in isolations() {
         let rt = memory_limited(isolation, 256);
@@ -369,6 +394,31 @@ fn growth_inside_the_vm_is_a_memory_error_not_an_abort() {
                 18_000,
                 "a\\N{ETHIOPIC SYLLABLE SEE}\\udcff",
                 100_000
+            ]),
+            "{isolation:?}"
+        );
+        // The same operations on inputs that fit.
+        let copies_fit = "import binascii, io, re\nx = 'ab\\ncd' * 1_000_000\nb = x.encode()\n\
+                          a = bytearray()\nfor _ in range(3):\n    a += b\n\
+                          big = 7 ** 3_000_000\n\
+                          return [len(bytes.fromhex('0a' * 2_000_000)), len(binascii.b2a_qp(b)), \
+                          len(a), len(x.split('\\n')), len(b.splitlines()), len(x.splitlines(True)), \
+                          len(io.BytesIO(b).getvalue()), len(re.sub('(c)', r'\\1\\1', x)), \
+                          len(('\\u4e00' * 1_000_000).encode('gb18030').decode('gb18030')), \
+                          (big + big - big * 2, (big * big).bit_length() - 2 * big.bit_length() in (-1, 0))]";
+        assert_eq!(
+            ok(rt.execute(copies_fit, None).unwrap()),
+            serde_json::json!([
+                2_000_000,
+                5_000_000,
+                15_000_000,
+                1_000_001,
+                1_000_001,
+                1_000_001,
+                5_000_000,
+                6_000_000,
+                1_000_000,
+                [0, true]
             ]),
             "{isolation:?}"
         );

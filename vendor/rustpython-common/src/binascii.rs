@@ -439,7 +439,14 @@ pub fn a2b_qp(buffer: &[u8], header: bool) -> Vec<u8> {
 
 /// `b2a_qp`.
 #[must_use]
-pub fn b2a_qp(buf: &[u8], quotetabs: bool, istext: bool, header: bool) -> Vec<u8> {
+/// Fails only when the output, whose length the first pass counts, cannot be
+/// given memory.
+pub fn b2a_qp(
+    buf: &[u8],
+    quotetabs: bool,
+    istext: bool,
+    header: bool,
+) -> Result<Vec<u8>, alloc::collections::TryReserveError> {
     let buflen = buf.len();
     let mut line_len = 0;
     let mut out_data_len = 0;
@@ -510,7 +517,8 @@ pub fn b2a_qp(buf: &[u8], quotetabs: bool, istext: bool, header: bool) -> Vec<u8
         out_data_len += delta;
     }
 
-    let mut out_data = Vec::with_capacity(out_data_len);
+    let mut out_data = Vec::new();
+    out_data.try_reserve_exact(out_data_len)?;
     in_idx = 0;
     out_idx = 0;
     line_len = 0;
@@ -615,7 +623,7 @@ pub fn b2a_qp(buf: &[u8], quotetabs: bool, istext: bool, header: bool) -> Vec<u8
             }
         }
     }
-    out_data
+    Ok(out_data)
 }
 
 /// `a2b_uu`.

@@ -61,9 +61,11 @@ mod decl {
     #[pyfunction(name = "a2b_hex")]
     #[pyfunction]
     fn unhexlify(hexstr: ArgAsciiBuffer, vm: &VirtualMachine) -> PyResult<Vec<u8>> {
-        hexstr
-            .with_ref(binascii::unhexlify)
-            .map_err(|e| new_binascii_error(e, vm))
+        hexstr.with_ref(|hex| {
+            // toolplane: the bytes, one for two digits, are allocated infallibly.
+            vm.check_allocation(hex.len() / 2)?;
+            binascii::unhexlify(hex).map_err(|e| new_binascii_error(e, vm))
+        })
     }
 
     #[derive(FromArgs)]
@@ -138,9 +140,13 @@ mod decl {
     }
 
     #[pyfunction]
-    fn a2b_qp(args: A2bQpArgs) -> Vec<u8> {
+    fn a2b_qp(args: A2bQpArgs, vm: &VirtualMachine) -> PyResult<Vec<u8>> {
         let A2bQpArgs { data, header } = args;
-        data.with_ref(|buffer| binascii::a2b_qp(buffer, header))
+        data.with_ref(|buffer| {
+            // toolplane: the decoded text, at most as long as the input, is allocated infallibly.
+            vm.check_allocation(buffer.len())?;
+            Ok(binascii::a2b_qp(buffer, header))
+        })
     }
 
     #[derive(FromArgs)]
@@ -156,14 +162,16 @@ mod decl {
     }
 
     #[pyfunction]
-    fn b2a_qp(args: B2aQpArgs) -> Vec<u8> {
+    fn b2a_qp(args: B2aQpArgs, vm: &VirtualMachine) -> PyResult<Vec<u8>> {
         let B2aQpArgs {
             data,
             quotetabs,
             istext,
             header,
         } = args;
+        // toolplane: the encoded text (up to three bytes a byte) is reserved fallibly.
         data.with_ref(|buf| binascii::b2a_qp(buf, quotetabs, istext, header))
+            .map_err(|_| vm.no_memory_error())
     }
 
     #[pyfunction]

@@ -227,6 +227,11 @@ pub(crate) trait AnyStr {
         if args.sep.as_ref().is_some_and(|sep| sep.is_empty()) {
             return Err(vm.new_value_error("empty separator"));
         }
+        // The pieces are copies, together at most as long as the text, and each
+        // is allocated infallibly: a text of hundreds of MB asks first (one
+        // piece, the whole text when nothing splits it, was a refused request
+        // that aborted the process).
+        vm.check_allocation(self.bytes_len())?;
         let splits = if let Some(pattern) = args.sep {
             let Some(pattern) = pattern.as_ref() else {
                 return Ok(vec![full_obj()]);
@@ -417,10 +422,18 @@ pub(crate) trait AnyStr {
 
     // TODO: remove this function from anystr.
     // See https://github.com/RustPython/RustPython/pull/4709/files#r1141013993
-    fn py_bytes_splitlines<FW, W>(&self, options: SplitLinesArgs, into_wrapper: FW) -> Vec<W>
+    /// The lines; like [`Self::py_split`], a text of hundreds of MB asks for
+    /// its copies first, and the vector of lines grows fallibly.
+    fn py_bytes_splitlines<FW, W>(
+        &self,
+        options: SplitLinesArgs,
+        into_wrapper: FW,
+        vm: &VirtualMachine,
+    ) -> PyResult<Vec<W>>
     where
         FW: Fn(&Self) -> W,
     {
+        vm.check_allocation(self.bytes_len())?;
         let keep = options.keepends as usize;
         let mut elements = Vec::new();
         let mut last_i = 0;
@@ -436,12 +449,15 @@ pub(crate) trait AnyStr {
             };
             let range = last_i..i + end_len;
             last_i = i + i_diff;
-            elements.push(into_wrapper(self.get_bytes(range)));
+            vm.push_fallibly(&mut elements, into_wrapper(self.get_bytes(range)))?;
         }
         if last_i != self.bytes_len() {
-            elements.push(into_wrapper(self.get_bytes(last_i..self.bytes_len())));
+            vm.push_fallibly(
+                &mut elements,
+                into_wrapper(self.get_bytes(last_i..self.bytes_len())),
+            )?;
         }
-        elements
+        Ok(elements)
     }
 
     fn py_zfill(&self, width: isize) -> Option<Vec<u8>> {

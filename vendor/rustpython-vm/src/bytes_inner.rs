@@ -631,7 +631,9 @@ impl PyBytesInner {
 
     pub fn fromhex(bytes: &[u8], vm: &VirtualMachine) -> PyResult<Vec<u8>> {
         let mut iter = bytes.iter().enumerate();
-        let mut result: Vec<u8> = Vec::with_capacity(bytes.len() / 2);
+        // Two digits a byte, so this is all the room the result takes; a text
+        // of hundreds of MB asks for it fallibly.
+        let mut result: Vec<u8> = vm.vec_with_capacity_fallibly(bytes.len() / 2)?;
         // None means odd number of hex digits, Some(i) means invalid char at position i
         let invalid_char: Option<usize> = loop {
             let (i, &b) = match iter.next() {
@@ -939,11 +941,17 @@ impl PyBytesInner {
         Ok(res)
     }
 
-    pub fn splitlines<FW, W>(&self, options: anystr::SplitLinesArgs, into_wrapper: FW) -> Vec<W>
+    pub fn splitlines<FW, W>(
+        &self,
+        options: anystr::SplitLinesArgs,
+        into_wrapper: FW,
+        vm: &VirtualMachine,
+    ) -> PyResult<Vec<W>>
     where
         FW: Fn(&[u8]) -> W,
     {
-        self.elements.py_bytes_splitlines(options, into_wrapper)
+        self.elements
+            .py_bytes_splitlines(options, into_wrapper, vm)
     }
 
     pub fn zfill(&self, width: isize, vm: &VirtualMachine) -> PyResult<Vec<u8>> {

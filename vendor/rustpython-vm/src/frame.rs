@@ -10330,7 +10330,7 @@ impl ExecutingFrame<'_> {
                     a_ref.downcast_ref_if_exact::<PyInt>(vm),
                     b_ref.downcast_ref_if_exact::<PyInt>(vm),
                 ) {
-                    Ok(Self::int_add(a, b, vm))
+                    Self::int_add(a, b, vm)
                 } else if matches!(op, bytecode::BinaryOperator::Add) {
                     vm._add(a_ref, b_ref)
                 } else {
@@ -10342,7 +10342,7 @@ impl ExecutingFrame<'_> {
                     a_ref.downcast_ref_if_exact::<PyInt>(vm),
                     b_ref.downcast_ref_if_exact::<PyInt>(vm),
                 ) {
-                    Ok(Self::int_sub(a, b, vm))
+                    Self::int_sub(a, b, vm)
                 } else if matches!(op, bytecode::BinaryOperator::Subtract) {
                     vm._sub(a_ref, b_ref)
                 } else {
@@ -10354,7 +10354,7 @@ impl ExecutingFrame<'_> {
                     a_ref.downcast_ref_if_exact::<PyInt>(vm),
                     b_ref.downcast_ref_if_exact::<PyInt>(vm),
                 ) {
-                    Ok(Self::int_mul(a, b, vm))
+                    Self::int_mul(a, b, vm)
                 } else if matches!(op, bytecode::BinaryOperator::Multiply) {
                     vm._mul(a_ref, b_ref)
                 } else {
@@ -10418,40 +10418,66 @@ impl ExecutingFrame<'_> {
     /// fit i64, or the op overflows i64) it falls through to `fallback` on the
     /// full BigInt values. Result boxing always goes through `new_int` so the
     /// small-int cache is consulted identically.
+    ///
+    /// `result_bits` bounds the BigInt result's size from the operands'; a
+    /// result of hundreds of MB is asked for first (`int::reserve_result_bits`),
+    /// since Malachite allocates it infallibly.
     #[inline]
     fn int_fast_op(
         a: &Py<PyInt>,
         b: &Py<PyInt>,
         vm: &VirtualMachine,
         checked: fn(i64, i64) -> Option<i64>,
+        result_bits: fn(u64, u64) -> Option<u64>,
         fallback: impl FnOnce(&BigInt, &BigInt) -> BigInt,
-    ) -> PyObjectRef {
+    ) -> PyResult {
         if let (Some(av), Some(bv)) = (a.try_to_i64_fast(), b.try_to_i64_fast())
             && let Some(result) = checked(av, bv)
         {
-            return vm.ctx.new_int(result).into();
+            return Ok(vm.ctx.new_int(result).into());
         }
-        vm.ctx
-            .new_int(fallback(a.as_bigint(), b.as_bigint()))
-            .into()
+        let (a, b) = (a.as_bigint(), b.as_bigint());
+        crate::builtins::int::reserve_result_bits(result_bits(a.bits(), b.bits()), vm)?;
+        Ok(vm.ctx.new_int(fallback(a, b)).into())
     }
 
     /// Int addition with i64 fast path to avoid BigInt heap allocation.
     #[inline]
-    fn int_add(a: &Py<PyInt>, b: &Py<PyInt>, vm: &VirtualMachine) -> PyObjectRef {
-        Self::int_fast_op(a, b, vm, i64::checked_add, |a, b| a + b)
+    fn int_add(a: &Py<PyInt>, b: &Py<PyInt>, vm: &VirtualMachine) -> PyResult {
+        Self::int_fast_op(
+            a,
+            b,
+            vm,
+            i64::checked_add,
+            crate::builtins::int::sum_bits,
+            |a, b| a + b,
+        )
     }
 
     /// Int subtraction with i64 fast path to avoid BigInt heap allocation.
     #[inline]
-    fn int_sub(a: &Py<PyInt>, b: &Py<PyInt>, vm: &VirtualMachine) -> PyObjectRef {
-        Self::int_fast_op(a, b, vm, i64::checked_sub, |a, b| a - b)
+    fn int_sub(a: &Py<PyInt>, b: &Py<PyInt>, vm: &VirtualMachine) -> PyResult {
+        Self::int_fast_op(
+            a,
+            b,
+            vm,
+            i64::checked_sub,
+            crate::builtins::int::sum_bits,
+            |a, b| a - b,
+        )
     }
 
     /// Int multiplication with i64 fast path to avoid BigInt heap allocation.
     #[inline]
-    fn int_mul(a: &Py<PyInt>, b: &Py<PyInt>, vm: &VirtualMachine) -> PyObjectRef {
-        Self::int_fast_op(a, b, vm, i64::checked_mul, |a, b| a * b)
+    fn int_mul(a: &Py<PyInt>, b: &Py<PyInt>, vm: &VirtualMachine) -> PyResult {
+        Self::int_fast_op(
+            a,
+            b,
+            vm,
+            i64::checked_mul,
+            crate::builtins::int::product_bits,
+            |a, b| a * b,
+        )
     }
 
     /// Int divide/remainder i64 fast path. Returns `None` to signal the caller
@@ -11599,7 +11625,7 @@ impl ExecutingFrame<'_> {
     fn execute_binary_op_int(
         &mut self,
         vm: &VirtualMachine,
-        op: impl FnOnce(&Py<PyInt>, &Py<PyInt>, &VirtualMachine) -> PyObjectRef,
+        op: impl FnOnce(&Py<PyInt>, &Py<PyInt>, &VirtualMachine) -> PyResult,
         deopt_op: bytecode::BinaryOperator,
     ) -> FrameResult {
         let b = self.top_value();
@@ -11608,7 +11634,7 @@ impl ExecutingFrame<'_> {
             a.downcast_ref_if_exact::<PyInt>(vm),
             b.downcast_ref_if_exact::<PyInt>(vm),
         ) {
-            let result = op(a_int, b_int, vm);
+            let result = op(a_int, b_int, vm)?;
             self.pop_two_push_value(result);
             Ok(None)
         } else {

@@ -223,7 +223,7 @@ pub(crate) fn get_source_line(
     let Some(source_str) = source.downcast_ref::<PyStr>() else {
         return Err(vm.new_type_error(format!("expected str, not {}", source.class().name())));
     };
-    let lines = source_str.splitlines(SplitLinesArgs { keepends: false }, vm);
+    let lines = source_str.splitlines(SplitLinesArgs { keepends: false }, vm)?;
     if lineno == 0 {
         return Err(vm.new_index_error("list index out of range"));
     }

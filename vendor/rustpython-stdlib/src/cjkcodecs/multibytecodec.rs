@@ -25,8 +25,24 @@ mod _multibytecodec {
     /// A pending size byte, the UTF-8 of the pending characters, then the state.
     const ENCODER_STATE_SIZE: usize = 1 + MAXENCPENDING * 4 + 8;
 
-    fn code_points(s: &Py<PyStr>) -> Vec<u32> {
-        s.as_wtf8().code_points().map(CodePoint::to_u32).collect()
+    /// The text's code points, taken fallibly: four bytes each, so a text of
+    /// tens of millions of characters asks for hundreds of MB (toolplane).
+    fn code_points(s: &Py<PyStr>, vm: &VirtualMachine) -> PyResult<Vec<u32>> {
+        let mut points = vm.vec_with_capacity_fallibly(s.char_len())?;
+        points.extend(s.as_wtf8().code_points().map(CodePoint::to_u32));
+        Ok(points)
+    }
+
+    /// Room for `additional` more bytes of a codec's output, or a `MemoryError`
+    /// where the output's own growth would abort the process (toolplane).
+    fn make_room_bytes(out: &mut Vec<u8>, additional: usize, vm: &VirtualMachine) -> PyResult<()> {
+        vm.reserve_fallibly(out, additional)
+    }
+
+    /// [`make_room_bytes`] for decoded text.
+    fn make_room_text(out: &mut Wtf8Buf, additional: usize, vm: &VirtualMachine) -> PyResult<()> {
+        out.try_reserve(additional)
+            .map_err(|_| vm.no_memory_error())
     }
 
     fn push_code_point(out: &mut Wtf8Buf, c: u32) {
@@ -121,15 +137,15 @@ mod _multibytecodec {
     }
 
     impl EncodeBuffer {
-        fn new(input: PyStrRef) -> Self {
-            let chars = code_points(&input);
-            Self {
+        fn new(input: PyStrRef, vm: &VirtualMachine) -> PyResult<Self> {
+            let chars = code_points(&input, vm)?;
+            Ok(Self {
                 input,
                 chars,
                 pos: 0,
                 out: Vec::new(),
                 exception: None,
-            }
+            })
         }
 
         fn error(
@@ -204,6 +220,7 @@ mod _multibytecodec {
         vm: &VirtualMachine,
     ) -> PyResult<()> {
         if let ErrorHandler::Replace = errors {
+            make_room_bytes(&mut buf.out, 8, vm)?;
             match cjk::encode_one(codec.codec, &['?' as u32], false, state) {
                 EncodeOne::Bytes(bytes, len, _) => buf.out.extend_from_slice(&bytes[..len]),
                 _ => buf.out.push(b'?'),
@@ -243,6 +260,7 @@ mod _multibytecodec {
         } else {
             return Err(vm.new_type_error("encoding error handler must return (str, int) tuple"));
         };
+        make_room_bytes(&mut buf.out, replacement.len(), vm)?;
         buf.out.extend_from_slice(&replacement);
         buf.pos = resume_position(newpos, buf.chars.len(), vm)?;
         Ok(())
@@ -258,6 +276,7 @@ mod _multibytecodec {
         vm: &VirtualMachine,
     ) -> PyResult<()> {
         if let ErrorHandler::Replace = errors {
+            make_room_text(&mut buf.out, 3, vm)?;
             buf.out.push_char(char::REPLACEMENT_CHARACTER);
         }
         if let ErrorHandler::Ignore | ErrorHandler::Replace = errors {
@@ -280,6 +299,7 @@ mod _multibytecodec {
         let replacement = replacement.downcast_ref::<PyStr>().ok_or_else(|| {
             vm.new_type_error("decoding error handler must return (str, int) tuple")
         })?;
+        make_room_text(&mut buf.out, replacement.as_wtf8().len(), vm)?;
         buf.out.push_wtf8(replacement.as_wtf8());
         buf.pos = resume_position(newpos, buf.data.len(), vm)?;
         Ok(())
@@ -296,7 +316,7 @@ mod _multibytecodec {
         reset: bool,
         vm: &VirtualMachine,
     ) -> PyResult<(Vec<u8>, usize)> {
-        let mut buf = EncodeBuffer::new(input);
+        let mut buf = EncodeBuffer::new(input, vm)?;
         if buf.chars.is_empty() && !reset {
             return Ok((Vec::new(), 0));
         }
@@ -304,6 +324,7 @@ mod _multibytecodec {
         while buf.pos < buf.chars.len() {
             match cjk::encode_one(codec.codec, &buf.chars[buf.pos..], flush, state) {
                 EncodeOne::Bytes(bytes, len, consumed) => {
+                    make_room_bytes(&mut buf.out, len, vm)?;
                     buf.out.extend_from_slice(&bytes[..len]);
                     buf.pos += consumed;
                 }
@@ -337,6 +358,7 @@ mod _multibytecodec {
         }
 
         if reset && let Some((bytes, len)) = cjk::encode_reset(codec.codec, state) {
+            make_room_bytes(&mut buf.out, len, vm)?;
             buf.out.extend_from_slice(&bytes[..len]);
         }
         Ok((buf.out, buf.pos))
@@ -353,6 +375,8 @@ mod _multibytecodec {
         vm: &VirtualMachine,
     ) -> PyResult<()> {
         while buf.pos < buf.data.len() {
+            // Two code points at most a step.
+            make_room_text(&mut buf.out, 8, vm)?;
             match cjk::decode_one(codec.codec, &buf.data[buf.pos..], state) {
                 DecodeOne::Char(c, consumed) => {
                     push_code_point(&mut buf.out, c);
@@ -570,7 +594,13 @@ mod _multibytecodec {
         #[pymethod]
         fn decode(zelf: &Py<Self>, args: CodecDecodeArgs, vm: &VirtualMachine) -> PyResult {
             let CodecDecodeArgs { input, errors } = args;
-            let data = input.borrow_buf().to_vec();
+            let data = {
+                // A copy of the input, which may be hundreds of MB (toolplane).
+                let input = input.borrow_buf();
+                let mut data = vm.vec_with_capacity_fallibly(input.len())?;
+                data.extend_from_slice(&input);
+                data
+            };
             let len = data.len();
             if len == 0 {
                 return Ok(vm.new_tuple((vm.ctx.new_str(""), 0)).into());

@@ -196,9 +196,14 @@ impl PyByteArray {
         other: ArgBytesLike,
         vm: &VirtualMachine,
     ) -> PyResult<PyRef<Self>> {
-        zelf.try_resizable(vm)?
-            .elements
-            .extend(&*other.borrow_buf());
+        {
+            let mut inner = zelf.try_resizable(vm)?;
+            let other = other.borrow_buf();
+            // `+=` in a loop is how a bytearray is built up (base64's b32encode
+            // does): its growth is fallible, as `extend`'s is.
+            vm.reserve_fallibly(&mut inner.elements, other.len())?;
+            inner.elements.extend_from_slice(&other);
+        }
         Ok(zelf)
     }
 
@@ -688,9 +693,13 @@ impl Py<PyByteArray> {
     }
 
     #[pymethod]
-    fn splitlines(&self, options: anystr::SplitLinesArgs, vm: &VirtualMachine) -> Vec<PyObjectRef> {
+    fn splitlines(
+        &self,
+        options: anystr::SplitLinesArgs,
+        vm: &VirtualMachine,
+    ) -> PyResult<Vec<PyObjectRef>> {
         self.inner()
-            .splitlines(options, |x| vm.ctx.new_bytearray(x.to_vec()).into())
+            .splitlines(options, |x| vm.ctx.new_bytearray(x.to_vec()).into(), vm)
     }
 
     #[pymethod]

@@ -575,9 +575,13 @@ impl Py<PyBytes> {
     }
 
     #[pymethod]
-    fn splitlines(&self, options: anystr::SplitLinesArgs, vm: &VirtualMachine) -> Vec<PyObjectRef> {
+    fn splitlines(
+        &self,
+        options: anystr::SplitLinesArgs,
+        vm: &VirtualMachine,
+    ) -> PyResult<Vec<PyObjectRef>> {
         self.inner
-            .splitlines(options, |x| vm.ctx.new_bytes(x.to_vec()).into())
+            .splitlines(options, |x| vm.ctx.new_bytes(x.to_vec()).into(), vm)
     }
 
     #[pymethod]

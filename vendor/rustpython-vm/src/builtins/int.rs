@@ -212,10 +212,20 @@ fn inner_lshift(base: &BigInt, bits: &BigInt, vm: &VirtualMachine) -> PyResult {
     )
 }
 
+/// The most bits a sum or difference of ints of `a` and `b` bits takes.
+pub(crate) fn sum_bits(a: u64, b: u64) -> Option<u64> {
+    a.max(b).checked_add(1)
+}
+
+/// The most bits a product of ints of `a` and `b` bits takes.
+pub(crate) fn product_bits(a: u64, b: u64) -> Option<u64> {
+    a.checked_add(b)
+}
+
 /// Reject sizes that cannot be allocated before calling Malachite's infallible arithmetic.
 /// This is only a preflight check: Malachite allocates its own result and scratch buffers,
 /// so an allocation failure during the operation can still abort the process.
-fn reserve_result_bits(bits: Option<u64>, vm: &VirtualMachine) -> PyResult<()> {
+pub(crate) fn reserve_result_bits(bits: Option<u64>, vm: &VirtualMachine) -> PyResult<()> {
     // Results below this size are not worth the extra allocation.
     const CHECK_FROM_BITS: u64 = 1 << 26;
     let bits = bits.ok_or_else(|| vm.no_memory_error())?;
@@ -852,9 +862,39 @@ impl AsNumber for PyInt {
 
 impl PyInt {
     pub(super) const AS_NUMBER: PyNumberMethods = PyNumberMethods {
-        add: Some(|a, b, vm| Self::number_op(a, b, |a, b, _vm| a + b, vm)),
-        subtract: Some(|a, b, vm| Self::number_op(a, b, |a, b, _vm| a - b, vm)),
-        multiply: Some(|a, b, vm| Self::number_op(a, b, |a, b, _vm| a * b, vm)),
+        add: Some(|a, b, vm| {
+            Self::number_op(
+                a,
+                b,
+                |a, b, vm| {
+                    reserve_result_bits(sum_bits(a.bits(), b.bits()), vm)?;
+                    Ok::<_, crate::builtins::PyBaseExceptionRef>(a + b)
+                },
+                vm,
+            )
+        }),
+        subtract: Some(|a, b, vm| {
+            Self::number_op(
+                a,
+                b,
+                |a, b, vm| {
+                    reserve_result_bits(sum_bits(a.bits(), b.bits()), vm)?;
+                    Ok::<_, crate::builtins::PyBaseExceptionRef>(a - b)
+                },
+                vm,
+            )
+        }),
+        multiply: Some(|a, b, vm| {
+            Self::number_op(
+                a,
+                b,
+                |a, b, vm| {
+                    reserve_result_bits(product_bits(a.bits(), b.bits()), vm)?;
+                    Ok::<_, crate::builtins::PyBaseExceptionRef>(a * b)
+                },
+                vm,
+            )
+        }),
         remainder: Some(|a, b, vm| Self::number_op(a, b, inner_mod, vm)),
         divmod: Some(|a, b, vm| Self::number_op(a, b, inner_divmod, vm)),
         power: Some(|a, b, c, vm| {

@@ -1339,7 +1339,10 @@ impl Py<PyStr> {
         &self,
         args: anystr::SplitLinesArgs,
         vm: &VirtualMachine,
-    ) -> Vec<PyObjectRef> {
+    ) -> PyResult<Vec<PyObjectRef>> {
+        // The lines are copies: a text of hundreds of MB asks for them first,
+        // and the vector of lines grows fallibly (as `split`'s).
+        vm.check_allocation(self.byte_len())?;
         let into_wrapper = |s: &Wtf8| self.new_substr(s.to_owned()).to_pyobject(vm);
         let mut elements = Vec::new();
         let mut last_i = 0;
@@ -1362,12 +1365,12 @@ impl Py<PyStr> {
                 last_i..i
             };
             last_i = i + end_len;
-            elements.push(into_wrapper(&self_str[range]));
+            vm.push_fallibly(&mut elements, into_wrapper(&self_str[range]))?;
         }
         if last_i != self_str.len() {
-            elements.push(into_wrapper(&self_str[last_i..]));
+            vm.push_fallibly(&mut elements, into_wrapper(&self_str[last_i..]))?;
         }
-        elements
+        Ok(elements)
     }
 
     #[pymethod]

@@ -5171,9 +5171,16 @@ mod _io {
                 );
             }
 
-            let raw_bytes = args
-                .initial_bytes
-                .map_or_else(Vec::new, |input| input.borrow_buf().to_vec());
+            // The initial value is copied: a copy of a big one asks first.
+            let raw_bytes = match args.initial_bytes {
+                None => Vec::new(),
+                Some(input) => {
+                    let input = input.borrow_buf();
+                    let mut copy = vm.vec_with_capacity_fallibly(input.len())?;
+                    copy.extend_from_slice(&input);
+                    copy
+                }
+            };
             *zelf.buffer.write() = BufferedIO::new(Cursor::new(raw_bytes));
             Ok(())
         }

@@ -539,7 +539,7 @@ mod _sre {
                         }
                         FilterType::Template(template) => {
                             let m = Match::new(&mut iter.state, zelf.to_owned(), string.clone());
-                            m.expand_template(template, s, &mut sub_list, vm);
+                            m.expand_template(template, s, &mut sub_list, vm)?;
                         }
                     };
 
@@ -970,7 +970,10 @@ mod _sre {
             str_drive: S,
             list: &mut Vec<PyObjectRef>,
             vm: &VirtualMachine,
-        ) {
+        ) -> PyResult<()> {
+            // `sub` gathers every match's pieces in one list, as its other
+            // filters do, so this grows it fallibly too.
+            vm.reserve_fallibly(list, 1 + 2 * template.items.len())?;
             list.push(template.literal.clone());
             for (index, literal) in template.items.iter().cloned() {
                 if let Some(item) = self.get_slice(index, str_drive, vm) {
@@ -978,6 +981,7 @@ mod _sre {
                 }
                 list.push(literal);
             }
+            Ok(())
         }
 
         fn groups(&self, args: DefaultArg, vm: &VirtualMachine) -> PyResult<PyTupleRef> {
@@ -1072,7 +1076,7 @@ mod _sre {
             let template = Template::compile(zelf.pattern.clone(), template, vm)?;
             with_sre_str!(zelf.pattern, &zelf.string, vm, |s| {
                 let mut list: Vec<PyObjectRef> = Vec::new();
-                zelf.expand_template(&template, s, &mut list, vm);
+                zelf.expand_template(&template, s, &mut list, vm)?;
 
                 let join_type: PyObjectRef = if zelf.pattern.isbytes {
                     vm.ctx.new_bytes(vec![]).into()
