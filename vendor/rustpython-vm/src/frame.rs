@@ -5211,19 +5211,19 @@ impl ExecutingFrame<'_> {
     /// `BinaryOpAddInt`, for [`Self::execute_straight`].
     #[inline(always)]
     fn exec_binary_op_add_int(&mut self, vm: &VirtualMachine) -> FrameResult {
-        self.execute_binary_op_int(vm, Self::int_add, bytecode::BinaryOperator::Add)
+        self.execute_binary_op_int(vm, i64::checked_add, bytecode::BinaryOperator::Add)
     }
 
     /// `BinaryOpSubtractInt`, for [`Self::execute_straight`].
     #[inline(always)]
     fn exec_binary_op_subtract_int(&mut self, vm: &VirtualMachine) -> FrameResult {
-        self.execute_binary_op_int(vm, Self::int_sub, bytecode::BinaryOperator::Subtract)
+        self.execute_binary_op_int(vm, i64::checked_sub, bytecode::BinaryOperator::Subtract)
     }
 
     /// `BinaryOpMultiplyInt`, for [`Self::execute_straight`].
     #[inline(always)]
     fn exec_binary_op_multiply_int(&mut self, vm: &VirtualMachine) -> FrameResult {
-        self.execute_binary_op_int(vm, Self::int_mul, bytecode::BinaryOperator::Multiply)
+        self.execute_binary_op_int(vm, i64::checked_mul, bytecode::BinaryOperator::Multiply)
     }
 
     /// `BinaryOpAddFloat`, for [`Self::execute_straight`].
@@ -11619,13 +11619,13 @@ impl ExecutingFrame<'_> {
         }
     }
 
-    /// Execute a specialized binary op on two int operands.
-    /// Fallback to generic binary op if either operand is not an exact int.
+    /// Execute a specialized binary op on two int operands that fit i64 and an
+    /// i64 result (`checked`). Fallback to the generic binary op otherwise.
     #[inline]
     fn execute_binary_op_int(
         &mut self,
         vm: &VirtualMachine,
-        op: impl FnOnce(&Py<PyInt>, &Py<PyInt>, &VirtualMachine) -> PyResult,
+        checked: impl FnOnce(i64, i64) -> Option<i64>,
         deopt_op: bytecode::BinaryOperator,
     ) -> FrameResult {
         let b = self.top_value();
@@ -11633,11 +11633,14 @@ impl ExecutingFrame<'_> {
         if let (Some(a_int), Some(b_int)) = (
             a.downcast_ref_if_exact::<PyInt>(vm),
             b.downcast_ref_if_exact::<PyInt>(vm),
-        ) {
-            let result = op(a_int, b_int, vm)?;
-            self.pop_two_push_value(result);
+        ) && let (Some(a), Some(b)) = (a_int.try_to_i64_fast(), b_int.try_to_i64_fast())
+            && let Some(result) = checked(a, b)
+        {
+            self.pop_two_push_value(vm.ctx.new_int(result).into());
             Ok(None)
         } else {
+            // Big ints (and an i64 overflow) take the general path, whose int
+            // arithmetic asks for a huge result's memory first.
             self.execute_bin_op(vm, deopt_op)
         }
     }
