@@ -42,7 +42,7 @@ pub trait CodecContext: Sized {
 }
 
 /// A codec's output buffer, grown fallibly.
-pub trait Grow {
+pub(crate) trait Grow {
     /// Room for `additional` more bytes, amortized as `Vec::reserve`, or the
     /// allocator's refusal.
     fn try_grow(&mut self, additional: usize) -> Result<(), alloc::collections::TryReserveError>;
@@ -71,7 +71,7 @@ impl Grow for Wtf8Buf {
 
 /// Room in `out` for `additional` more bytes, or `ctx`'s out-of-memory error.
 #[inline]
-pub fn make_room<Ctx: CodecContext, B: Grow>(
+pub(crate) fn make_room<Ctx: CodecContext, B: Grow>(
     ctx: &Ctx,
     out: &mut B,
     additional: usize,

@@ -33,13 +33,9 @@ mod _multibytecodec {
         Ok(points)
     }
 
-    /// Room for `additional` more bytes of a codec's output, or a `MemoryError`
-    /// where the output's own growth would abort the process (toolplane).
-    fn make_room_bytes(out: &mut Vec<u8>, additional: usize, vm: &VirtualMachine) -> PyResult<()> {
-        vm.reserve_fallibly(out, additional)
-    }
-
-    /// [`make_room_bytes`] for decoded text.
+    /// Room for `additional` more bytes of decoded text, or a `MemoryError`
+    /// where the text's own growth would abort the process (toolplane; encoded
+    /// bytes grow through `vm.reserve_fallibly`).
     fn make_room_text(out: &mut Wtf8Buf, additional: usize, vm: &VirtualMachine) -> PyResult<()> {
         out.try_reserve(additional)
             .map_err(|_| vm.no_memory_error())
@@ -220,7 +216,7 @@ mod _multibytecodec {
         vm: &VirtualMachine,
     ) -> PyResult<()> {
         if let ErrorHandler::Replace = errors {
-            make_room_bytes(&mut buf.out, 8, vm)?;
+            vm.reserve_fallibly(&mut buf.out, 8)?;
             match cjk::encode_one(codec.codec, &['?' as u32], false, state) {
                 EncodeOne::Bytes(bytes, len, _) => buf.out.extend_from_slice(&bytes[..len]),
                 _ => buf.out.push(b'?'),
@@ -260,7 +256,7 @@ mod _multibytecodec {
         } else {
             return Err(vm.new_type_error("encoding error handler must return (str, int) tuple"));
         };
-        make_room_bytes(&mut buf.out, replacement.len(), vm)?;
+        vm.reserve_fallibly(&mut buf.out, replacement.len())?;
         buf.out.extend_from_slice(&replacement);
         buf.pos = resume_position(newpos, buf.chars.len(), vm)?;
         Ok(())
@@ -324,7 +320,7 @@ mod _multibytecodec {
         while buf.pos < buf.chars.len() {
             match cjk::encode_one(codec.codec, &buf.chars[buf.pos..], flush, state) {
                 EncodeOne::Bytes(bytes, len, consumed) => {
-                    make_room_bytes(&mut buf.out, len, vm)?;
+                    vm.reserve_fallibly(&mut buf.out, len)?;
                     buf.out.extend_from_slice(&bytes[..len]);
                     buf.pos += consumed;
                 }
@@ -358,7 +354,7 @@ mod _multibytecodec {
         }
 
         if reset && let Some((bytes, len)) = cjk::encode_reset(codec.codec, state) {
-            make_room_bytes(&mut buf.out, len, vm)?;
+            vm.reserve_fallibly(&mut buf.out, len)?;
             buf.out.extend_from_slice(&bytes[..len]);
         }
         Ok((buf.out, buf.pos))
