@@ -336,6 +336,12 @@ fn growth_inside_the_vm_is_a_memory_error_not_an_abort() {
         "x = (1 << 1_000_000_000) + (1 << 1_000_000_000)",
         "x = (1 << 900_000_000) * (1 << 900_000_000)",
         "x = [2][0] * (1 << 2_000_000_000)",
+        "x = b'ab' * 75_000_000\ny = x[::-1]",
+        "import array\na = array.array('b', bytes(100_000_000))\ny = a.tolist()",
+        "import csv, io\nx = 'a,b' * 40_000_000\ncsv.writer(io.StringIO()).writerow([x, x])",
+        // Containers holding a hundred million edges: the cycle collector's buffer of every
+        // candidate's referents did not fit, and its infallible growth aborted the host.
+        "x = [[0] * 1000 for _ in range(100_000)]",
     ];
     let shapes: Vec<&str> = shapes
         .into_iter()

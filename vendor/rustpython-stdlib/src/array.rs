@@ -1192,7 +1192,9 @@ pub mod array {
         #[pymethod]
         fn tolist(zelf: &Py<Self>, vm: &VirtualMachine) -> PyResult<Vec<PyObjectRef>> {
             let array = zelf.read();
-            let mut v = Vec::with_capacity(array.len());
+            // A pointer an item, eight times the size of a byte array
+            // (toolplane: taken fallibly).
+            let mut v = vm.vec_with_capacity_fallibly(array.len())?;
             for obj in array.iter(vm) {
                 v.push(obj?);
             }

@@ -1184,26 +1184,30 @@ mod _csv {
         let quotechar = dialect
             .quotechar
             .ok_or_else(|| vm.new_type_error("quotechar must be set if quoting enabled"))?;
-        output.push(quotechar);
+        // A field is as long as the row it came from, and each of its bytes is
+        // pushed: the row's text grows fallibly (toolplane), with room for the
+        // field unescaped made first.
+        vm.reserve_fallibly(output, data.len().saturating_add(2))?;
+        vm.push_fallibly(output, quotechar)?;
         for &byte in data {
             if byte == quotechar {
                 if dialect.doublequote {
-                    output.push(quotechar);
-                    output.push(quotechar);
+                    vm.push_fallibly(output, quotechar)?;
+                    vm.push_fallibly(output, quotechar)?;
                 } else if let Some(escapechar) = dialect.escapechar {
-                    output.push(escapechar);
-                    output.push(byte);
+                    vm.push_fallibly(output, escapechar)?;
+                    vm.push_fallibly(output, byte)?;
                 } else {
                     return Err(new_csv_error(vm, "need to escape, but no escapechar set"));
                 }
             } else {
                 if dialect.escapechar == Some(byte) {
-                    output.push(byte);
+                    vm.push_fallibly(output, byte)?;
                 }
-                output.push(byte);
+                vm.push_fallibly(output, byte)?;
             }
         }
-        output.push(quotechar);
+        vm.push_fallibly(output, quotechar)?;
         Ok(())
     }
 
@@ -1213,15 +1217,17 @@ mod _csv {
         dialect: &PyDialect,
         vm: &VirtualMachine,
     ) -> PyResult<()> {
+        // As in `write_quoted_field`.
+        vm.reserve_fallibly(output, data.len())?;
         let mut data = data;
         while let Some((&byte, rest)) = data.split_first() {
             if field_needs_escape(data, dialect) {
                 let escapechar = dialect
                     .escapechar
                     .ok_or_else(|| new_csv_error(vm, "need to escape, but no escapechar set"))?;
-                output.push(escapechar);
+                vm.push_fallibly(output, escapechar)?;
             }
-            output.push(byte);
+            vm.push_fallibly(output, byte)?;
             data = rest;
         }
         Ok(())
@@ -1288,7 +1294,7 @@ mod _csv {
 
             for (index, field) in fields.into_iter().enumerate() {
                 if index > 0 {
-                    output.push(zelf.dialect.delimiter);
+                    vm.push_fallibly(&mut output, zelf.dialect.delimiter)?;
                 }
 
                 let stringified;
@@ -1357,10 +1363,13 @@ mod _csv {
                 }
             }
 
+            vm.reserve_fallibly(&mut output, zelf.dialect.lineterminator.len())?;
             write_lineterminator(&mut output, &zelf.dialect.lineterminator);
-            let s =
-                core::str::from_utf8(&output).map_err(|e| new_not_utf8_error(vm, &output, e))?;
-            zelf.write.call((s,), vm)
+            // The row's text becomes the str without a copy (toolplane: a copy
+            // of a row of hundreds of MB was an infallible allocation).
+            let s = String::from_utf8(output)
+                .map_err(|e| new_not_utf8_error(vm, e.as_bytes(), e.utf8_error()))?;
+            zelf.write.call((vm.ctx.new_str(s),), vm)
         }
 
         #[pymethod]

@@ -734,6 +734,9 @@ impl GcState {
                 }
                 let strong_count = obj.strong_count();
                 if strong_count > 0 && is_owned_by(obj, owner) && !obj.is_gc_collecting() {
+                    if candidate_ptrs.try_reserve(1).is_err() {
+                        return self.abandon_collection(gc, generation, &candidate_ptrs);
+                    }
                     obj.start_gc_refs(strong_count);
                     candidate_ptrs.push(GcPtr(NonNull::from(obj)));
                 }
@@ -788,10 +791,22 @@ impl GcState {
         // The ranges are in the order of `candidate_ptrs` (`None` for one
         // skipped because its count fell to zero meanwhile); the buffer starts
         // at two referents a candidate.
-        let mut referent_ptrs: Vec<NonNull<PyObject>> =
-            Vec::with_capacity(candidate_ptrs.len() * 2);
-        let mut referent_ranges: Vec<Option<(usize, usize)>> =
-            Vec::with_capacity(candidate_ptrs.len());
+        //
+        // That buffer holds every edge among the candidates, which can be more
+        // memory than the run has left when the heap is near its limit; then
+        // this collection gives up (`abandon_collection`) rather than abort the
+        // process on an infallible push.
+        let mut referent_ptrs: Vec<NonNull<PyObject>> = Vec::new();
+        let mut referent_ranges: Vec<Option<(usize, usize)>> = Vec::new();
+        if referent_ptrs
+            .try_reserve_exact(candidate_ptrs.len().saturating_mul(2))
+            .is_err()
+            || referent_ranges
+                .try_reserve_exact(candidate_ptrs.len())
+                .is_err()
+        {
+            return self.abandon_collection(gc, generation, &candidate_ptrs);
+        }
 
         for &ptr in &candidate_ptrs {
             let obj = unsafe { ptr.0.as_ref() };
@@ -800,7 +815,9 @@ impl GcState {
                 continue;
             }
             let start = referent_ptrs.len();
-            unsafe { obj.gc_extend_referent_ptrs(&mut referent_ptrs) };
+            if !unsafe { obj.gc_try_extend_referent_ptrs(&mut referent_ptrs) } {
+                return self.abandon_collection(gc, generation, &candidate_ptrs);
+            }
             let end = referent_ptrs.len();
             for &child_ptr in &referent_ptrs[start..end] {
                 // SAFETY: the referents came from `traverse`, which handed out
@@ -1232,6 +1249,33 @@ impl GcState {
     /// Bookkeeping at the end of a collection of `generation` that left
     /// `survivors` of its candidates alive (now in the next older generation,
     /// or still in the oldest).
+    /// End a collection that could not get memory for its own bookkeeping
+    /// (its list of candidates, or the buffer of their referents) before it
+    /// decided anything: every candidate leaves the candidate set with its
+    /// header as it was, nothing is freed or moved, and the generations'
+    /// counts start over as after a collection that found every candidate
+    /// alive, so that the next allocation does not try again at once. The
+    /// subtractions step 3 made are in the headers' counts, which only a
+    /// candidate reads.
+    #[cold]
+    fn abandon_collection(
+        &self,
+        gc: &GcInterpreterState,
+        generation: usize,
+        candidate_ptrs: &[GcPtr],
+    ) -> CollectResult {
+        for ptr in candidate_ptrs {
+            // SAFETY: the candidates were live when gathered, and the world is
+            // stopped until this collection returns.
+            unsafe { ptr.0.as_ref() }.end_gc_refs();
+        }
+        self.finish_collection(gc, generation, candidate_ptrs.len());
+        CollectResult {
+            candidates: candidate_ptrs.len(),
+            ..CollectResult::default()
+        }
+    }
+
     fn finish_collection(&self, gc: &GcInterpreterState, generation: usize, survivors: usize) {
         // Reset counts for generations whose objects were promoted away.
         // For gen2 (oldest), survivors stay in-place so don't reset gen2 count.

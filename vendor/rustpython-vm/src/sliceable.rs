@@ -184,10 +184,13 @@ pub trait SliceableSequenceOp {
 
     fn getitem_by_slice(
         &self,
-        _vm: &VirtualMachine,
+        vm: &VirtualMachine,
         slice: SaturatedSlice,
     ) -> PyResult<Self::Sliced> {
         let (range, step, slice_len) = slice.adjust_indices(self.len());
+        // A slice is a copy, made infallibly: one of hundreds of MB asks first
+        // (toolplane).
+        vm.check_allocation(slice_len.saturating_mul(core::mem::size_of::<Self::Item>()))?;
         let sliced = if slice_len == 0 {
             Self::empty()
         } else if step == 1 {

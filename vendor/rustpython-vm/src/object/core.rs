@@ -2541,6 +2541,23 @@ impl PyObject {
         });
     }
 
+    /// [`Self::gc_extend_referent_ptrs`], growing `out` fallibly: `false`
+    /// when the allocator refused it room (what was added stays).
+    ///
+    /// # Safety
+    /// As for [`Self::gc_extend_referent_ptrs`].
+    pub(crate) unsafe fn gc_try_extend_referent_ptrs(&self, out: &mut Vec<NonNull<Self>>) -> bool {
+        let mut refused = false;
+        self.0.traverse(&mut |child: &Self| {
+            if refused || out.try_reserve(1).is_err() {
+                refused = true;
+                return;
+            }
+            out.push(NonNull::from(child));
+        });
+        !refused
+    }
+
     /// Pop edges from this object for cycle breaking.
     /// Returns extracted child references that were removed from this object (tp_clear).
     /// This is used during garbage collection to break circular references.
