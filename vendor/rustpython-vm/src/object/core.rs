@@ -2549,7 +2549,9 @@ impl PyObject {
     pub(crate) unsafe fn gc_try_extend_referent_ptrs(&self, out: &mut Vec<NonNull<Self>>) -> bool {
         let mut refused = false;
         self.0.traverse(&mut |child: &Self| {
-            if refused || out.try_reserve(1).is_err() {
+            // Only a full buffer asks: once refused it stays full, so every
+            // later edge lands here too.
+            if out.len() == out.capacity() && (refused || out.try_reserve(1).is_err()) {
                 refused = true;
                 return;
             }
