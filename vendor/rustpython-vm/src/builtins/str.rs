@@ -777,6 +777,18 @@ impl PyStr {
     }
 
     /// Return `zelf` when it is an exact str; otherwise a new str copy.
+    /// What `removeprefix`/`removesuffix` leave of `zelf`: `zelf` itself when
+    /// nothing went (an exact str, as CPython returns it), else a copy of
+    /// `rest`, asked for first when it is hundreds of MB (toolplane: the copy
+    /// is infallible).
+    fn rest_of(zelf: &PyRef<Self>, rest: &Wtf8, vm: &VirtualMachine) -> PyResult<PyRef<Self>> {
+        if rest.len() == zelf.byte_len() {
+            return Ok(Self::result_unchanged(zelf.clone(), vm));
+        }
+        vm.check_allocation(rest.len())?;
+        Ok(vm.ctx.new_str(rest))
+    }
+
     fn result_unchanged(zelf: PyRef<Self>, vm: &VirtualMachine) -> PyRef<Self> {
         if zelf.class().is(vm.ctx.types.str_type) {
             zelf
@@ -1030,7 +1042,7 @@ impl Py<PyStr> {
     }
 
     #[pymethod]
-    fn strip(zelf: PyRef<PyStr>, args: StripArgs, vm: &VirtualMachine) -> PyRef<PyStr> {
+    fn strip(zelf: PyRef<PyStr>, args: StripArgs, vm: &VirtualMachine) -> PyResult<PyRef<PyStr>> {
         let chars = args.chars;
         let stripped: &Wtf8 = match zelf.as_str_kind() {
             PyKindStr::Ascii(s) if chars.as_ref().is_none_or(|c| c.kind().is_ascii()) => s
@@ -1063,14 +1075,17 @@ impl Py<PyStr> {
             ),
         };
         if zelf.byte_len() == stripped.len() {
-            PyStr::result_unchanged(zelf, vm)
+            Ok(PyStr::result_unchanged(zelf, vm))
         } else {
-            vm.ctx.new_str(zelf.new_substr(stripped.to_owned()))
+            // The rest is a copy, made infallibly: a text of hundreds of MB
+            // asks first (toolplane).
+            vm.check_allocation(stripped.len())?;
+            Ok(vm.ctx.new_str(zelf.new_substr(stripped.to_owned())))
         }
     }
 
     #[pymethod]
-    fn lstrip(zelf: PyRef<PyStr>, args: StripArgs, vm: &VirtualMachine) -> PyRef<PyStr> {
+    fn lstrip(zelf: PyRef<PyStr>, args: StripArgs, vm: &VirtualMachine) -> PyResult<PyRef<PyStr>> {
         let chars = args.chars;
         let s = zelf.as_wtf8();
         let stripped = s.py_strip(
@@ -1079,14 +1094,16 @@ impl Py<PyStr> {
             |s| s.trim_start_matches(|c: CodePoint| c.is_char_and(unicode::classify::is_space)),
         );
         if s.len() == stripped.len() {
-            PyStr::result_unchanged(zelf, vm)
+            Ok(PyStr::result_unchanged(zelf, vm))
         } else {
-            vm.ctx.new_str(stripped)
+            // As in `strip`.
+            vm.check_allocation(stripped.len())?;
+            Ok(vm.ctx.new_str(stripped))
         }
     }
 
     #[pymethod]
-    fn rstrip(zelf: PyRef<PyStr>, args: StripArgs, vm: &VirtualMachine) -> PyRef<PyStr> {
+    fn rstrip(zelf: PyRef<PyStr>, args: StripArgs, vm: &VirtualMachine) -> PyResult<PyRef<PyStr>> {
         let chars = args.chars;
         let s = zelf.as_wtf8();
         let stripped = s.py_strip(
@@ -1095,9 +1112,11 @@ impl Py<PyStr> {
             |s| s.trim_end_matches(|c: CodePoint| c.is_char_and(unicode::classify::is_space)),
         );
         if s.len() == stripped.len() {
-            PyStr::result_unchanged(zelf, vm)
+            Ok(PyStr::result_unchanged(zelf, vm))
         } else {
-            vm.ctx.new_str(stripped)
+            // As in `strip`.
+            vm.check_allocation(stripped.len())?;
+            Ok(vm.ctx.new_str(stripped))
         }
     }
 
@@ -1140,17 +1159,31 @@ impl Py<PyStr> {
     }
 
     #[pymethod]
-    fn removeprefix(&self, prefix: PyStrRef) -> Wtf8Buf {
-        self.as_wtf8()
-            .py_removeprefix(prefix.as_wtf8(), prefix.byte_len(), |s, p| s.starts_with(p))
-            .to_owned()
+    fn removeprefix(
+        zelf: PyRef<PyStr>,
+        prefix: PyStrRef,
+        vm: &VirtualMachine,
+    ) -> PyResult<PyRef<PyStr>> {
+        let rest = zelf.as_wtf8().py_removeprefix(
+            prefix.as_wtf8(),
+            prefix.byte_len(),
+            |s, p| s.starts_with(p),
+        );
+        PyStr::rest_of(&zelf, rest, vm)
     }
 
     #[pymethod]
-    fn removesuffix(&self, suffix: PyStrRef) -> Wtf8Buf {
-        self.as_wtf8()
-            .py_removesuffix(suffix.as_wtf8(), suffix.byte_len(), |s, p| s.ends_with(p))
-            .to_owned()
+    fn removesuffix(
+        zelf: PyRef<PyStr>,
+        suffix: PyStrRef,
+        vm: &VirtualMachine,
+    ) -> PyResult<PyRef<PyStr>> {
+        let rest = zelf.as_wtf8().py_removesuffix(
+            suffix.as_wtf8(),
+            suffix.byte_len(),
+            |s, p| s.ends_with(p),
+        );
+        PyStr::rest_of(&zelf, rest, vm)
     }
 
     #[pymethod]
