@@ -777,7 +777,7 @@ impl PyStr {
     }
 
     /// Return `zelf` when it is an exact str; otherwise a new str copy.
-    /// What `removeprefix`/`removesuffix` leave of `zelf`: `zelf` itself when
+    /// What `lstrip`/`rstrip`/`removeprefix`/`removesuffix` leave of `zelf`: `zelf` itself when
     /// nothing went (an exact str, as CPython returns it), else a copy of
     /// `rest`, asked for first when it is hundreds of MB (toolplane: the copy
     /// is infallible).
@@ -1093,13 +1093,7 @@ impl Py<PyStr> {
             |s, chars| s.trim_start_matches(|c| chars.contains_code_point(c)),
             |s| s.trim_start_matches(|c: CodePoint| c.is_char_and(unicode::classify::is_space)),
         );
-        if s.len() == stripped.len() {
-            Ok(PyStr::result_unchanged(zelf, vm))
-        } else {
-            // As in `strip`.
-            vm.check_allocation(stripped.len())?;
-            Ok(vm.ctx.new_str(stripped))
-        }
+        PyStr::rest_of(&zelf, stripped, vm)
     }
 
     #[pymethod]
@@ -1111,13 +1105,7 @@ impl Py<PyStr> {
             |s, chars| s.trim_end_matches(|c| chars.contains_code_point(c)),
             |s| s.trim_end_matches(|c: CodePoint| c.is_char_and(unicode::classify::is_space)),
         );
-        if s.len() == stripped.len() {
-            Ok(PyStr::result_unchanged(zelf, vm))
-        } else {
-            // As in `strip`.
-            vm.check_allocation(stripped.len())?;
-            Ok(vm.ctx.new_str(stripped))
-        }
+        PyStr::rest_of(&zelf, stripped, vm)
     }
 
     #[pymethod]
