@@ -784,6 +784,165 @@ events = repr([e for e in events if e[1] in ("fact", "gen")])
         );
     }
 
+    /// Loops whose steps the dispatch loop takes without its outcome checks (a list, tuple or range
+    /// element, a conditional or backward jump) and loops that unpack `d.items()`, `enumerate`
+    /// or a `zip` of two without a tuple per element: their values, what the iterable is asked
+    /// (an iterator asked once at its end, a zip's strict lengths, a generator's return value),
+    /// errors from the iterable and the body, a dict changed while walked, and, traced after the
+    /// loops are specialized, every 'line' event and no 'exception' event where a built-in
+    /// iterator just ends; what CPython 3.11 gives.
+    #[test]
+    fn loops_taken_without_outcome_checks_or_pair_tuples_behave_as_cpython() {
+        assert_module_result(
+            r#"import sys
+class Odd:
+    """An iterator that raises StopIteration once, then goes on: asked twice at the end, it shows."""
+    def __init__(self):
+        self.n = 0
+        self.asked = 0
+    def __iter__(self):
+        return self
+    def __next__(self):
+        self.asked += 1
+        self.n += 1
+        if self.n == 3:
+            raise StopIteration
+        return self.n * 10
+
+def pairs_main():
+    out = []
+    d = {'a': 1, 'b': [2], 3: None}
+    for k, v in d.items():
+        out.append((k, v))
+    for i, x in enumerate('xyz'):
+        out.append((i, x))
+    for i, x in enumerate([5, 6], start=10):
+        out.append((i, x))
+    for i, x in enumerate([7], start=2**64):
+        out.append((i, x))
+    o = Odd()
+    for i, x in enumerate(o):
+        out.append((i, x))
+    out.append(('asked', o.asked))
+    try:
+        for k, v in d.items():
+            d['new'] = 1
+    except RuntimeError as e:
+        out.append(str(e))
+    try:
+        for a, b in enumerate([1, 2]):
+            raise ValueError(a)
+    except ValueError as e:
+        out.append(repr(e))
+    def gen():
+        yield 1
+        raise KeyError('g')
+    try:
+        for i, x in enumerate(gen()):
+            out.append(('g', i, x))
+    except KeyError as e:
+        out.append(repr(e))
+    for (k, v) in {1: 2}.items():
+        out.append(k + v)
+    for k, (a, b) in {1: (2, 3)}.items():
+        out.append((k, a, b))
+    for i, *rest in enumerate([[1, 2]]):
+        out.append((i, rest))
+    it = enumerate([1, 2, 3])
+    for i, x in it:
+        if i == 1:
+            break
+    out.append(list(it))
+    e = {}
+    for k, v in e.items():
+        out.append('never')
+    r = [(k, v) for k, v in {'p': 1, 'q': 2}.items()]
+    out.append(r)
+    out.append({i: x for i, x in enumerate('ab')})
+    return out
+class Counted:
+    def __init__(self, n):
+        self.n = n
+        self.asked = 0
+    def __iter__(self):
+        return self
+    def __next__(self):
+        self.asked += 1
+        if self.asked > self.n:
+            raise StopIteration
+        return self.asked
+
+def zips_main():
+    out = []
+    for a, b in zip([1, 2, 3], 'ab'):
+        out.append((a, b))
+    x, y = Counted(3), Counted(2)
+    for a, b in zip(x, y):
+        out.append((a, b))
+    out.append((x.asked, y.asked))
+    try:
+        for a, b in zip([1, 2], [3], strict=True):
+            out.append((a, b))
+    except ValueError as e:
+        out.append(str(e))
+    try:
+        for a, b in zip([1], [3, 4], strict=True):
+            out.append((a, b))
+    except ValueError as e:
+        out.append(str(e))
+    for a, b, c in zip([1], [2], [3]):
+        out.append((a, b, c))
+    for t in zip([1], [2]):
+        out.append(t)
+    for (a, b) in zip(range(3), range(10, 13)):
+        out.append(a * b)
+    z = zip([1, 2, 3], [4, 5, 6])
+    for a, b in z:
+        break
+    out.append(list(z))
+    out.append(sum(a * b for a, b in zip([1, 2], [3, 4])))
+    out.append(dict(zip('ab', 'cd')))
+    def g():
+        yield 1
+        return 'done'
+    it = enumerate(g())
+    next(it)
+    try:
+        next(it)
+    except StopIteration as e:
+        out.append(('stop', e.value))
+    return out
+events = []
+def tracer(frame, event, arg):
+    if frame.f_code.co_name == "loops":
+        events.append((event, frame.f_lineno - frame.f_code.co_firstlineno))
+    return tracer
+def loops():
+    t = 0
+    for k, v in {"a": 1, "b": 2}.items():
+        t += v
+    for i, x in enumerate([3, 4]): t += i * x
+    for a, b in zip([5], [6]):
+        t += a * b
+    i = 0
+    while i < 3:
+        i += 1
+    for x in [7, 8]:
+        if x > 7:
+            t += x
+    return t
+for _ in range(100):
+    loops()
+sys.settrace(tracer)
+value = loops()
+sys.settrace(None)
+runs = [(pairs_main(), zips_main()) for _ in range(3)]
+result = repr((runs[0] == runs[2], runs[0], value, events))
+"#,
+            r#"(True, ([('a', 1), ('b', [2]), (3, None), (0, 'x'), (1, 'y'), (2, 'z'), (10, 5), (11, 6), (18446744073709551616, 7), (0, 10), (1, 20), ('asked', 3), 'dictionary changed size during iteration', 'ValueError(0)', ('g', 0, 1), "KeyError('g')", 3, (1, 2, 3), (0, [[1, 2]]), [(2, 3)], [('p', 1), ('q', 2)], {0: 'a', 1: 'b'}], [(1, 'a'), (2, 'b'), (1, 1), (2, 2), (3, 3), (1, 3), 'zip() argument 2 is shorter than argument 1', (1, 3), 'zip() argument 2 is longer than argument 1', (1, 2, 3), (1, 2), 0, 11, 24, [(2, 5), (3, 6)], 11, {'a': 'c', 'b': 'd'}, ('stop', 'done')]), 45, [('call', 0), ('line', 1), ('line', 2), ('line', 3), ('line', 2), ('line', 3), ('line', 2), ('line', 4), ('line', 4), ('line', 4), ('line', 5), ('line', 6), ('line', 5), ('line', 7), ('line', 8), ('line', 9), ('line', 8), ('line', 9), ('line', 8), ('line', 9), ('line', 8), ('line', 10), ('line', 11), ('line', 10), ('line', 11), ('line', 12), ('line', 10), ('line', 13), ('return', 13)])"#,
+        );
+    }
+
     /// A loop's backward jump tests for a tracer inline and reports the 'line' event of an edge
     /// that stays on one line out of line: traced, a `for` loop written on one line still reports
     /// that line once per iteration (CPython 3.11's events), and untraced it reports nothing.

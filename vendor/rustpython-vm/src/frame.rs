@@ -9,11 +9,14 @@ use crate::{
         PySet, PySlice, PyStr, PyStrInterned, PyTemplate, PyTraceback, PyType, PyUtf8Str,
         builtin_func::PyNativeFunction,
         descriptor::{PyMemberDescriptor, PyMethodDescriptor},
+        dict::PyDictItemIterator,
+        enumerate::PyEnumerate,
         frame::stack_analysis,
         function::{PyBoundMethod, PyCell, PyCellRef, PyFunction, vectorcall_function},
         list::PyListIterator,
         range::PyRangeIterator,
         tuple::{PyTuple, PyTupleIterator, PyTupleRef},
+        zip::PyZip,
     },
     bytecode::{
         self, ADAPTIVE_COOLDOWN_VALUE, Instruction, LoadAttr, LoadSuperAttr, Opcode, SpecialMethod,
@@ -1825,6 +1828,15 @@ impl Straight {
     #[inline(always)]
     fn past(instruction: Instruction) -> Self {
         Self(1 + instruction.cache_entries() as u32)
+    }
+
+    /// `instruction`, a backward jump of `delta` code units counted from the
+    /// end of its cache entries (`JUMP_BACKWARD`), was taken: a step that
+    /// wraps around to go backwards. A jump onto itself would be a step of
+    /// zero, which reads as [`Self::OTHER`] and runs it the general way.
+    #[inline(always)]
+    fn back(instruction: Instruction, delta: u32) -> Self {
+        Self(Self::past(instruction).0.wrapping_sub(delta))
     }
 
     /// The outcome of a straight-line instruction whose handler reports it in
@@ -4280,7 +4292,8 @@ impl ExecutingFrame<'_> {
             // pays for.
             let result = match self.execute_straight(op, arg, vm) {
                 Ok(Straight(step)) if step != 0 => {
-                    idx += step;
+                    // A back edge's step wraps around to go backwards.
+                    idx = idx.wrapping_add(step);
                     continue;
                 }
                 Ok(_) => self.execute_instruction(op, arg, vm),
@@ -4995,6 +5008,57 @@ impl ExecutingFrame<'_> {
             Instruction::LoadAttrClass => {
                 Straight::after(instruction, self.exec_load_attr_class(arg, vm))
             }
+            // A loop's own steps: the next element of a list, tuple or range
+            // falls through to the body, and the back edge jumps a known
+            // distance. Both then skip the outcome checks below as any
+            // straight-line instruction does. The end of the walk, another
+            // iterator, and a back edge while tracing go the general way:
+            // an exhausted iterator stays exhausted, so asking it again there
+            // gives the same end.
+            Instruction::ForIterList => {
+                if let Some(list_iter) =
+                    self.top_value().downcast_ref_if_exact::<PyListIterator>(vm)
+                    && let Some(value) = list_iter.fast_next()
+                {
+                    self.push_value(value);
+                    return Ok(Straight::past(instruction));
+                }
+                Ok(Straight::OTHER)
+            }
+            Instruction::ForIterTuple => {
+                if let Some(tuple_iter) = self
+                    .top_value()
+                    .downcast_ref_if_exact::<PyTupleIterator>(vm)
+                    && let Some(value) = tuple_iter.fast_next()
+                {
+                    self.push_value(value);
+                    return Ok(Straight::past(instruction));
+                }
+                Ok(Straight::OTHER)
+            }
+            Instruction::ForIterRange => {
+                if let Some(range_iter) = self
+                    .top_value()
+                    .downcast_ref_if_exact::<PyRangeIterator>(vm)
+                    && let Some(value) = range_iter.fast_next()
+                {
+                    self.push_value(vm.ctx.new_int(value).into());
+                    return Ok(Straight::past(instruction));
+                }
+                Ok(Straight::OTHER)
+            }
+            Instruction::PopJumpIfFalse { .. } => self.pop_jump_if_step(vm, arg, false),
+            Instruction::PopJumpIfTrue { .. } => self.pop_jump_if_step(vm, arg, true),
+            Instruction::PopJumpIfNone { .. } => Ok(self.pop_jump_if_none_step(vm, arg, true)),
+            Instruction::PopJumpIfNotNone { .. } => Ok(self.pop_jump_if_none_step(vm, arg, false)),
+            Instruction::JumpForward { .. } => Ok(Straight(1 + u32::from(arg))),
+            Instruction::JumpBackwardJit | Instruction::JumpBackwardNoJit => {
+                if vm.use_tracing.get() {
+                    return Ok(Straight::OTHER);
+                }
+                poll_eval_breaker(vm)?;
+                Ok(Straight::back(instruction, u32::from(arg)))
+            }
             _ => Ok(Straight::OTHER),
         }
     }
@@ -5011,7 +5075,10 @@ impl ExecutingFrame<'_> {
     ) -> FrameResult {
         match self.execute_straight(instruction, arg, vm)? {
             Straight::OTHER => self.execute_instrumented(instruction, arg, vm),
-            Straight(_) => Ok(None),
+            step => {
+                self.take_straight_step(step);
+                Ok(None)
+            }
         }
     }
 
@@ -6155,7 +6222,9 @@ impl ExecutingFrame<'_> {
                 // Relative forward jump: target = lasti + caches + delta
                 let target = bytecode::Label::from_u32(self.lasti() + 1 + u32::from(arg));
                 self.adaptive(|s, ii, cb| s.specialize_for_iter(vm, u32::from(arg), ii, cb));
-                self.execute_for_iter(vm, target)?;
+                if !self.for_iter_unpacked_pair(vm, target)? {
+                    self.execute_for_iter(vm, target)?;
+                }
                 Ok(None)
             }
             Instruction::FormatSimple => {
@@ -6888,21 +6957,13 @@ impl ExecutingFrame<'_> {
             Instruction::PopJumpIfFalse { .. } => self.pop_jump_if_relative(vm, arg, 1, false),
             Instruction::PopJumpIfTrue { .. } => self.pop_jump_if_relative(vm, arg, 1, true),
             Instruction::PopJumpIfNone { .. } => {
-                let value = self.pop_stackref();
-                if vm.is_none(&value) {
-                    self.jump_relative_forward(u32::from(arg), 1);
-                } else {
-                    self.skip_fallthrough_not_taken(vm, 1);
-                }
+                let step = self.pop_jump_if_none_step(vm, arg, true);
+                self.take_straight_step(step);
                 Ok(None)
             }
             Instruction::PopJumpIfNotNone { .. } => {
-                let value = self.pop_stackref();
-                if !vm.is_none(&value) {
-                    self.jump_relative_forward(u32::from(arg), 1);
-                } else {
-                    self.skip_fallthrough_not_taken(vm, 1);
-                }
+                let step = self.pop_jump_if_none_step(vm, arg, false);
+                self.take_straight_step(step);
                 Ok(None)
             }
             Instruction::EndFor => {
@@ -8489,69 +8550,16 @@ impl ExecutingFrame<'_> {
                 self.load_super_attr(vm, oparg)
             }
             Instruction::CompareOpInt => {
-                let b = self.top_value();
-                let a = self.nth_value(1);
-                if let (Some(a_int), Some(b_int)) = (
-                    a.downcast_ref_if_exact::<PyInt>(vm),
-                    b.downcast_ref_if_exact::<PyInt>(vm),
-                ) && let (Some(a_val), Some(b_val)) = (
-                    specialization_compact_int_value(a_int),
-                    specialization_compact_int_value(b_int),
-                ) {
-                    let op = self.compare_op_from_arg(arg);
-                    let result = op.eval_ord(a_val.cmp(&b_val));
-                    self.pop_stackref();
-                    self.pop_stackref();
-                    self.push_bool_or_fused_jump(instruction.cache_entries(), result, vm);
-                    Ok(None)
-                } else {
-                    self.execute_compare(vm, arg)
-                }
+                let fast = self.compare_op_int_fast(arg, vm);
+                self.finish_specialized_compare(instruction, arg, fast, vm)
             }
             Instruction::CompareOpFloat => {
-                let b = self.top_value();
-                let a = self.nth_value(1);
-                if let (Some(a_f), Some(b_f)) = (
-                    a.downcast_ref_if_exact::<PyFloat>(vm),
-                    b.downcast_ref_if_exact::<PyFloat>(vm),
-                ) {
-                    let op = self.compare_op_from_arg(arg);
-                    let (a, b) = (a_f.to_f64(), b_f.to_f64());
-                    // Use Rust's IEEE 754 float comparison which handles NaN correctly
-                    let result = match a.partial_cmp(&b) {
-                        Some(ord) => op.eval_ord(ord),
-                        None => op == PyComparisonOp::Ne, // NaN != anything is true
-                    };
-                    self.pop_stackref();
-                    self.pop_stackref();
-                    self.push_bool_or_fused_jump(instruction.cache_entries(), result, vm);
-                    Ok(None)
-                } else {
-                    self.execute_compare(vm, arg)
-                }
+                let fast = self.compare_op_float_fast(arg, vm);
+                self.finish_specialized_compare(instruction, arg, fast, vm)
             }
             Instruction::CompareOpStr => {
-                let b = self.top_value();
-                let a = self.nth_value(1);
-                if let (Some(a_str), Some(b_str)) = (
-                    a.downcast_ref_if_exact::<PyStr>(vm),
-                    b.downcast_ref_if_exact::<PyStr>(vm),
-                ) {
-                    let op = self.compare_op_from_arg(arg);
-                    // The same two shortcuts the unspecialized comparison takes:
-                    // one object is equal to itself, and equality answers two
-                    // strings of different length without reading either.
-                    let Some(result) = op.eval_eq(|| a.is(b) || a_str.as_wtf8() == b_str.as_wtf8())
-                    else {
-                        return self.execute_compare(vm, arg);
-                    };
-                    self.pop_stackref();
-                    self.pop_stackref();
-                    self.push_bool_or_fused_jump(instruction.cache_entries(), result, vm);
-                    Ok(None)
-                } else {
-                    self.execute_compare(vm, arg)
-                }
+                let fast = self.compare_op_str_fast(arg, vm);
+                self.finish_specialized_compare(instruction, arg, fast, vm)
             }
             Instruction::ToBoolBool => {
                 let obj = self.top_value();
@@ -10137,33 +10145,6 @@ impl ExecutingFrame<'_> {
         Ok(())
     }
 
-    /// Step over the `NOT_TAKEN` marker on a conditional jump's fall-through edge.
-    ///
-    /// The compiler plants `NOT_TAKEN` after every conditional jump purely as the
-    /// anchor `sys.monitoring` swaps for `INSTRUMENTED_NOT_TAKEN` when branch
-    /// events are on. Left alone it is a no-op, so land past it instead of
-    /// spending a whole dispatch on it. `caches` is the jump's own inline-cache
-    /// count, which the fall-through path would otherwise leave for the dispatch
-    /// loop to add.
-    ///
-    /// Skipped while tracing, where the dispatch loop is what emits per-opcode
-    /// `sys.settrace` events and every executed instruction has to be seen.
-    #[inline]
-    fn skip_fallthrough_not_taken(&mut self, vm: &VirtualMachine, caches: u32) {
-        if self.specialization_eval_frame_active(vm) {
-            return;
-        }
-        let next = self.lasti() + caches;
-        if (next as usize) < self.code.instructions.len()
-            && matches!(
-                self.code.instructions.read_op(next as usize),
-                Instruction::NotTaken
-            )
-        {
-            self.update_lasti(|i| *i = next + 1);
-        }
-    }
-
     #[inline]
     fn pop_jump_if_relative(
         &mut self,
@@ -10172,29 +10153,98 @@ impl ExecutingFrame<'_> {
         caches: u32,
         flag: bool,
     ) -> FrameResult {
-        let obj = self.pop_stackref();
-        let value = obj.try_to_bool(vm)?;
-        if value == flag {
-            self.jump_relative_forward(u32::from(arg), caches);
-        } else {
-            self.skip_fallthrough_not_taken(vm, caches);
-        }
+        debug_assert_eq!(caches, 1);
+        let step = self.pop_jump_if_step(vm, arg, flag)?;
+        self.take_straight_step(step);
         Ok(None)
     }
 
+    /// `POP_JUMP_IF_NONE` (`flag`) or `POP_JUMP_IF_NOT_NONE` as a step from
+    /// the jump itself, for [`Self::execute_straight`].
+    #[inline(always)]
+    fn pop_jump_if_none_step(
+        &mut self,
+        vm: &VirtualMachine,
+        arg: bytecode::OpArg,
+        flag: bool,
+    ) -> Straight {
+        let value = self.pop_stackref();
+        self.branch_step(vm.is_none(&value) == flag, u32::from(arg), vm)
+    }
+
+    /// `POP_JUMP_IF_TRUE` (`flag`) or `POP_JUMP_IF_FALSE` as a step from the
+    /// jump itself, for [`Self::execute_straight`].
+    #[inline(always)]
+    fn pop_jump_if_step(
+        &mut self,
+        vm: &VirtualMachine,
+        arg: bytecode::OpArg,
+        flag: bool,
+    ) -> PyResult<Straight> {
+        let obj = self.pop_stackref();
+        let value = obj.try_to_bool(vm)?;
+        Ok(self.branch_step(value == flag, u32::from(arg), vm))
+    }
+
+    /// Where a conditional jump with one cache entry (`POP_JUMP_IF_*`) goes,
+    /// as a step from the jump: `delta` past its cache when `taken`, else to
+    /// the instruction after it.
+    ///
+    /// The compiler plants `NOT_TAKEN` after every conditional jump purely as
+    /// the anchor `sys.monitoring` swaps for `INSTRUMENTED_NOT_TAKEN` when
+    /// branch events are on. Left alone it is a no-op, so the fall-through
+    /// lands past it instead of spending a whole dispatch on it; except while
+    /// tracing, where the dispatch loop is what emits per-opcode
+    /// `sys.settrace` events and every executed instruction has to be seen.
+    #[inline(always)]
+    fn branch_step(&self, taken: bool, delta: u32, vm: &VirtualMachine) -> Straight {
+        const PAST_JUMP: u32 = 2;
+        if taken {
+            return Straight(PAST_JUMP + delta);
+        }
+        if self.specialization_eval_frame_active(vm) {
+            return Straight(PAST_JUMP);
+        }
+        // `lasti` is one past the jump.
+        let next = self.lasti() + 1;
+        if (next as usize) < self.code.instructions.len()
+            && matches!(
+                self.code.instructions.read_op(next as usize),
+                Instruction::NotTaken
+            )
+        {
+            Straight(PAST_JUMP + 1)
+        } else {
+            Straight(PAST_JUMP)
+        }
+    }
+
+    /// Move `lasti` by what [`Self::execute_straight`] reported, for a
+    /// handler outside the dispatch loop's own straight-line path.
+    #[inline(always)]
+    fn take_straight_step(&mut self, Straight(step): Straight) {
+        // `lasti` is one past the instruction; the step counts from it.
+        self.update_lasti(|lasti| *lasti = lasti.wrapping_sub(1).wrapping_add(step));
+    }
+
     /// `_PyEval_MonitorRaise` for a StopIteration produced by FOR_ITER.
-    /// Sequence iterators match FOR_ITER_LIST/RANGE/TUPLE and do not raise.
-    /// Generators still report RAISE and the settrace exception event
-    /// (Internal StopIteration).
+    /// Built-in iterators do not raise. Generators still report RAISE and
+    /// the settrace exception event (Internal StopIteration).
     fn monitor_for_iter_stop(
         &self,
         value: Option<PyObjectRef>,
         vm: &VirtualMachine,
     ) -> PyResult<()> {
+        // CPython reports a StopIteration only when one was raised, as a
+        // class's `__next__` does. A built-in iterator (a list's, a dict
+        // view's, `enumerate`, `zip`, ...) just ends, unless it hands on the
+        // value something it wraps stopped with. (A built-in wrapping a class
+        // whose `__next__` raised is the case this misses.)
         let iter = self.top_value();
-        if iter.downcast_ref_if_exact::<PyListIterator>(vm).is_some()
-            || iter.downcast_ref_if_exact::<PyRangeIterator>(vm).is_some()
-            || iter.downcast_ref_if_exact::<PyTupleIterator>(vm).is_some()
+        if value.is_none()
+            && !iter.class().slots.flags.has_feature(PyTypeFlags::HEAPTYPE)
+            && iter.downcast_ref_if_exact::<PyGenerator>(vm).is_none()
+            && iter.downcast_ref_if_exact::<PyCoroutine>(vm).is_none()
         {
             return Ok(());
         }
@@ -10258,6 +10308,85 @@ impl ExecutingFrame<'_> {
                 Err(next_error)
             }
         }
+    }
+
+    /// `FOR_ITER` over `d.items()`, `enumerate(...)` or a `zip` of two whose
+    /// loop unpacks each pair at once (`for k, v in d.items():`, the `UNPACK_SEQUENCE 2`
+    /// that follows): the two values go straight onto the stack, as the
+    /// unpacking leaves them, and the loop goes on past the unpacking. No
+    /// tuple is made per element, where one was built, tracked by the
+    /// collector, taken apart and freed. CPython gets much of the same by
+    /// reusing the tuple when nothing else holds it.
+    ///
+    /// `false` when this is not such a loop, or while tracing (the
+    /// unpacking's own events): the general `FOR_ITER` runs. At the end of
+    /// the iterable this jumps out of the loop itself, so that the iterable
+    /// is not asked again.
+    #[inline(never)]
+    fn for_iter_unpacked_pair(
+        &mut self,
+        vm: &VirtualMachine,
+        target: bytecode::Label,
+    ) -> PyResult<bool> {
+        let iter = self.top_value();
+        if !(iter
+            .downcast_ref_if_exact::<PyDictItemIterator>(vm)
+            .is_some()
+            || iter.downcast_ref_if_exact::<PyEnumerate>(vm).is_some()
+            || iter
+                .downcast_ref_if_exact::<PyZip>(vm)
+                .is_some_and(|zip| zip.is_pair()))
+        {
+            return Ok(false);
+        }
+        if vm.use_tracing.get() {
+            return Ok(false);
+        }
+        // `lasti` is one past FOR_ITER, whose cache entry (one for every form
+        // of it) comes next. A count needing EXTENDED_ARG is not 2, and an
+        // instrumented unpacking has another opcode: neither matches.
+        let unpack_idx = self.lasti() + Instruction::ForIterList.cache_entries() as u32;
+        let Some(unpack) = self.code.instructions.get(unpack_idx as usize) else {
+            return Ok(false);
+        };
+        if !matches!(
+            unpack.op,
+            Instruction::UnpackSequence { .. }
+                | Instruction::UnpackSequenceTwoTuple
+                | Instruction::UnpackSequenceTuple
+                | Instruction::UnpackSequenceList
+        ) || unpack.arg.as_u32() != 2
+        {
+            return Ok(false);
+        }
+        let iter = self.top_value();
+        let next = if let Some(items) = iter.downcast_ref_if_exact::<PyDictItemIterator>(vm) {
+            items.next_pair(vm)
+        } else if let Some(enumerate) = iter.downcast_ref_if_exact::<PyEnumerate>(vm) {
+            enumerate.next_pair(vm)
+        } else {
+            // SAFETY: the only other kind the check above lets through, and
+            // the iterator is still on the stack.
+            unsafe { iter.downcast_unchecked_ref::<PyZip>() }.next_pair(vm)
+        };
+        match next {
+            Ok(PyIterReturn::Return((first, second))) => {
+                // UNPACK_SEQUENCE leaves the first item on top.
+                self.push_value(second);
+                self.push_value(first);
+                let after_unpack = unpack_idx + 1 + unpack.op.cache_entries() as u32;
+                self.update_lasti(|lasti| *lasti = after_unpack);
+            }
+            Ok(PyIterReturn::StopIteration(value)) => {
+                self.monitor_for_iter_stop(value, vm)?;
+                self.jump(self.for_iter_jump_target(target));
+            }
+            Err(error) => {
+                self.pop_stackref();
+                return Err(error);
+            }
+        }
+        Ok(true)
     }
 
     /// Compute the jump target for FOR_ITER exhaustion: skip END_FOR and jump to POP_ITER.
@@ -12376,6 +12505,94 @@ impl ExecutingFrame<'_> {
         self.lasti.store(target, Relaxed);
     }
 
+    /// `COMPARE_OP_INT`'s answer when both operands are exact ints that fit
+    /// a machine word; `None` leaves it to the general comparison.
+    #[inline(always)]
+    fn compare_op_int_fast(&self, arg: bytecode::OpArg, vm: &VirtualMachine) -> Option<bool> {
+        let a = self.nth_value(1).downcast_ref_if_exact::<PyInt>(vm)?;
+        let b = self.top_value().downcast_ref_if_exact::<PyInt>(vm)?;
+        let a = specialization_compact_int_value(a)?;
+        let b = specialization_compact_int_value(b)?;
+        Some(self.compare_op_from_arg(arg).eval_ord(a.cmp(&b)))
+    }
+
+    /// `COMPARE_OP_FLOAT`'s answer when both operands are exact floats.
+    #[inline(always)]
+    fn compare_op_float_fast(&self, arg: bytecode::OpArg, vm: &VirtualMachine) -> Option<bool> {
+        let a = self.nth_value(1).downcast_ref_if_exact::<PyFloat>(vm)?;
+        let b = self.top_value().downcast_ref_if_exact::<PyFloat>(vm)?;
+        let op = self.compare_op_from_arg(arg);
+        // IEEE 754 comparison: NaN is unordered, and only `!=` holds for it.
+        Some(match a.to_f64().partial_cmp(&b.to_f64()) {
+            Some(ord) => op.eval_ord(ord),
+            None => op == PyComparisonOp::Ne,
+        })
+    }
+
+    /// `COMPARE_OP_STR`'s answer when both operands are exact strs and the
+    /// operator is `==` or `!=`.
+    #[inline(always)]
+    fn compare_op_str_fast(&self, arg: bytecode::OpArg, vm: &VirtualMachine) -> Option<bool> {
+        let (a, b) = (self.nth_value(1), self.top_value());
+        let a_str = a.downcast_ref_if_exact::<PyStr>(vm)?;
+        let b_str = b.downcast_ref_if_exact::<PyStr>(vm)?;
+        // The same two shortcuts the unspecialized comparison takes: one
+        // object is equal to itself, and equality answers two strings of
+        // different length without reading either.
+        self.compare_op_from_arg(arg)
+            .eval_eq(|| a.is(b) || a_str.as_wtf8() == b_str.as_wtf8())
+    }
+
+    /// A specialized comparison: its `fast` answer, or the general
+    /// comparison (which also undoes the specialization) when there is none.
+    /// Not in [`Self::execute_straight`]: with these three arms there, LLVM
+    /// kept the dispatch loop's opcode in memory, a store and a reload on
+    /// every instruction.
+    fn finish_specialized_compare(
+        &mut self,
+        instruction: Instruction,
+        arg: bytecode::OpArg,
+        fast: Option<bool>,
+        vm: &VirtualMachine,
+    ) -> FrameResult {
+        match fast {
+            Some(result) => {
+                let step = self.pop_two_push_bool_or_fused_step(instruction, result, vm);
+                self.take_straight_step(step);
+                Ok(None)
+            }
+            None => self.execute_compare(vm, arg),
+        }
+    }
+
+    /// Drop a comparison's two operands, then push its `result`, or branch on
+    /// it when a `POP_JUMP_IF_*` follows, as a step from `instruction`.
+    #[inline(always)]
+    fn pop_two_push_bool_or_fused_step(
+        &mut self,
+        instruction: Instruction,
+        result: bool,
+        vm: &VirtualMachine,
+    ) -> Straight {
+        self.pop_stackref();
+        self.pop_stackref();
+        match self.fused_bool_jump(instruction.cache_entries(), vm) {
+            Some(jump) => {
+                let target = if result == jump.jump_on {
+                    jump.taken
+                } else {
+                    self.not_taken_skipped(jump.fallthrough)
+                };
+                // `lasti` is one past the comparison.
+                Straight(target - (self.lasti() - 1))
+            }
+            None => {
+                self.push_value(vm.ctx.new_bool(result).into());
+                Straight::past(instruction)
+            }
+        }
+    }
+
     /// Push `result` as the running instruction's boolean output, or branch on it
     /// directly when a `POP_JUMP_IF_*` follows. See [`Self::fused_bool_jump`].
     #[inline]
@@ -12390,7 +12607,7 @@ impl ExecutingFrame<'_> {
     ///
     /// The fused-jump paths land directly on the successor, so they step over
     /// the marker themselves rather than going through
-    /// [`Self::skip_fallthrough_not_taken`]; the tracing guard is the caller's,
+    /// [`Self::branch_step`]; the tracing guard is the caller's,
     /// since fusion is already disabled while tracing.
     #[inline]
     fn not_taken_skipped(&self, next: u32) -> u32 {

@@ -1360,32 +1360,16 @@ macro_rules! dict_view {
 
         impl IterNext for $iter_name {
             fn next(zelf: &Py<Self>, vm: &VirtualMachine) -> PyResult<PyIterReturn> {
-                locked_step(&zelf.internal, |internal| {
-                    let IterStatus::Active(dict) = &internal.status else {
-                        return (Ok(PyIterReturn::StopIteration(None)), None);
-                    };
-                    let mutated =
-                        || vm.new_runtime_error("dictionary changed size during iteration");
-                    if zelf.changed.load(Ordering::Relaxed) {
-                        // The dict is not looked at again once it has been
-                        // found to change: an iterator that has raised keeps
-                        // raising.
-                        return (Err(mutated()), None);
-                    }
-                    let entry =
-                        dict.entries
-                            .next_entry_checked(internal.position, &zelf.size, $project_fn);
-                    match entry {
-                        Err(dict_inner::DictChanged) => {
-                            zelf.changed.store(true, Ordering::Relaxed);
-                            (Err(mutated()), None)
-                        }
-                        Ok(Some((position, item))) => {
-                            internal.position = position;
-                            (Ok(PyIterReturn::Return(($result_fn)(vm, item))), None)
-                        }
-                        Ok(None) => (Ok(PyIterReturn::StopIteration(None)), internal.exhaust()),
-                    }
+                let entry = dict_iter_next_entry(
+                    &zelf.internal,
+                    &zelf.size,
+                    &zelf.changed,
+                    $project_fn,
+                    vm,
+                )?;
+                Ok(match entry {
+                    Some(item) => PyIterReturn::Return(($result_fn)(vm, item)),
+                    None => PyIterReturn::StopIteration(None),
                 })
             }
         }
@@ -1499,6 +1483,73 @@ macro_rules! dict_view {
             }
         }
     };
+}
+
+/// A forward dict iterator's step: the next entry as `project` takes it from
+/// the dict (under the dict's read guard), or `None` at the end, when the
+/// dict is released after the iterator's lock as [`locked_step`] does.
+fn dict_iter_next_entry<R>(
+    internal: &PyMutex<PositionIterInternal<PyDictRef>>,
+    size: &dict_inner::DictSize,
+    changed: &PyAtomic<bool>,
+    project: impl FnOnce(&PyObject, &PyObjectRef) -> R,
+    vm: &VirtualMachine,
+) -> PyResult<Option<R>> {
+    let mutated = || vm.new_runtime_error("dictionary changed size during iteration");
+    let mut released = None;
+    let step = {
+        let mut guard = internal.lock();
+        let walk = &mut *guard;
+        match &walk.status {
+            IterStatus::Exhausted => Ok(None),
+            // The dict is not looked at again once it has been found to
+            // change: an iterator that has raised keeps raising.
+            IterStatus::Active(_) if changed.load(Ordering::Relaxed) => Err(()),
+            IterStatus::Active(dict) => {
+                match dict
+                    .entries
+                    .next_entry_checked(walk.position, size, project)
+                {
+                    Err(dict_inner::DictChanged) => {
+                        changed.store(true, Ordering::Relaxed);
+                        Err(())
+                    }
+                    Ok(Some((position, item))) => {
+                        walk.position = position;
+                        Ok(Some(item))
+                    }
+                    Ok(None) => {
+                        released = walk.exhaust();
+                        Ok(None)
+                    }
+                }
+            }
+        }
+    };
+    drop(released);
+    step.map_err(|()| mutated())
+}
+
+impl PyDictItemIterator {
+    /// The next key and value, without the tuple `next` makes of them: what
+    /// `for key, value in d.items()` unpacks at once (see the dispatch loop's
+    /// `FOR_ITER`).
+    pub(crate) fn next_pair(
+        &self,
+        vm: &VirtualMachine,
+    ) -> PyResult<PyIterReturn<(PyObjectRef, PyObjectRef)>> {
+        let entry = dict_iter_next_entry(
+            &self.internal,
+            &self.size,
+            &self.changed,
+            |key, value| (key.to_owned(), value.clone()),
+            vm,
+        )?;
+        Ok(match entry {
+            Some(pair) => PyIterReturn::Return(pair),
+            None => PyIterReturn::StopIteration(None),
+        })
+    }
 }
 
 dict_view! {

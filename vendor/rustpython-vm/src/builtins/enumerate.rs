@@ -102,8 +102,23 @@ impl SelfIter for PyEnumerate {}
 
 impl IterNext for PyEnumerate {
     fn next(zelf: &Py<Self>, vm: &VirtualMachine) -> PyResult<PyIterReturn> {
-        let next_obj = raise_if_stop!(zelf.iterable.next(vm)?);
-        let mut counter = zelf.counter.write();
+        Ok(match zelf.next_pair(vm)? {
+            PyIterReturn::Return(pair) => PyIterReturn::Return(vm.new_tuple(pair).into()),
+            PyIterReturn::StopIteration(value) => PyIterReturn::StopIteration(value),
+        })
+    }
+}
+
+impl PyEnumerate {
+    /// The next position and item, without the tuple `next` makes of them:
+    /// what `for i, item in enumerate(xs)` unpacks at once (see the dispatch
+    /// loop's `FOR_ITER`).
+    pub(crate) fn next_pair(
+        &self,
+        vm: &VirtualMachine,
+    ) -> PyResult<PyIterReturn<(PyObjectRef, PyObjectRef)>> {
+        let next_obj = raise_if_stop!(self.iterable.next(vm)?);
+        let mut counter = self.counter.write();
         let position = match &mut *counter {
             Counter::Small(n) => {
                 let cur = *n;
@@ -126,9 +141,7 @@ impl IterNext for PyEnumerate {
             }
         };
         drop(counter);
-        Ok(PyIterReturn::Return(
-            vm.new_tuple((position, next_obj)).into(),
-        ))
+        Ok(PyIterReturn::Return((position.into(), next_obj)))
     }
 }
 

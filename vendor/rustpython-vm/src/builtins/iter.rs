@@ -205,6 +205,33 @@ where
     locked_step(internal, |internal| internal.next(f))
 }
 
+/// The `FOR_ITER` fast paths' step over a sequence: the element `get` finds
+/// at the position, or `None` once the walk is off the end, the sequence then
+/// released after the lock as [`locked_step`] does. A direct path rather than
+/// [`locked_next`], whose `PyResult<PyIterReturn>` every loop over a list or
+/// tuple built and took apart again once per element.
+#[inline]
+pub(crate) fn locked_fast_next<T, R>(
+    internal: &PyMutex<PositionIterInternal<T>>,
+    get: impl FnOnce(&T, usize) -> Option<R>,
+) -> Option<R> {
+    let step = {
+        let mut guard = internal.lock();
+        let walk = &mut *guard;
+        match &walk.status {
+            IterStatus::Active(seq) => match get(seq, walk.position) {
+                Some(item) => {
+                    walk.position += 1;
+                    Ok(item)
+                }
+                None => Err(walk.exhaust()),
+            },
+            IterStatus::Exhausted => Err(None),
+        }
+    };
+    step.ok()
+}
+
 /// [`locked_next`] walking backwards.
 pub fn locked_rev_next<T, F>(
     internal: &PyMutex<PositionIterInternal<T>>,

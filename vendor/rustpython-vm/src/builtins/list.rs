@@ -1,6 +1,6 @@
 use super::{
     PositionIterInternal, PyGenericAlias, PyTupleRef, PyType, PyTypeRef,
-    iter::{builtins_iter, builtins_reversed},
+    iter::{builtins_iter, builtins_reversed, locked_fast_next},
     locked_next, locked_rev_next,
 };
 use crate::atomic_func;
@@ -1231,14 +1231,8 @@ impl Py<PyListIterator> {
 impl PyListIterator {
     /// Fast path for FOR_ITER specialization.
     pub(crate) fn fast_next(&self) -> Option<PyObjectRef> {
-        locked_next(&self.internal, |list, pos| {
-            let vec = list.borrow_vec();
-            Ok(PyIterReturn::from_result(vec.get(pos).cloned().ok_or(None)))
-        })
-        .ok()
-        .and_then(|r| match r {
-            PyIterReturn::Return(v) => Some(v),
-            PyIterReturn::StopIteration(_) => None,
+        locked_fast_next(&self.internal, |list, pos| {
+            list.borrow_vec().get(pos).cloned()
         })
     }
 }

@@ -1,5 +1,6 @@
 use super::{
-    PositionIterInternal, PyGenericAlias, PyInt, PyStrRef, PyType, PyTypeRef, iter::builtins_iter,
+    PositionIterInternal, PyGenericAlias, PyInt, PyStrRef, PyType, PyTypeRef,
+    iter::{builtins_iter, locked_fast_next},
     locked_next,
 };
 use crate::common::lock::LazyLock;
@@ -756,15 +757,8 @@ impl Py<PyTupleIterator> {
 impl PyTupleIterator {
     /// Fast path for FOR_ITER specialization.
     pub(crate) fn fast_next(&self) -> Option<PyObjectRef> {
-        locked_next(&self.internal, |tuple, pos| {
-            Ok(PyIterReturn::from_result(
-                tuple.as_slice().get(pos).cloned().ok_or(None),
-            ))
-        })
-        .ok()
-        .and_then(|r| match r {
-            PyIterReturn::Return(v) => Some(v),
-            PyIterReturn::StopIteration(_) => None,
+        locked_fast_next(&self.internal, |tuple, pos| {
+            tuple.as_slice().get(pos).cloned()
         })
     }
 }

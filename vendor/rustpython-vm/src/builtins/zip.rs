@@ -80,6 +80,54 @@ impl IterNext for PyZip {
             return Ok(PyIterReturn::StopIteration(None));
         }
         let mut next_objs = Vec::with_capacity(zelf.iterators.len());
+        Ok(match zelf.next_items(vm, |item| next_objs.push(item))? {
+            PyIterReturn::Return(()) => PyIterReturn::Return(vm.ctx.new_tuple(next_objs).into()),
+            PyIterReturn::StopIteration(value) => PyIterReturn::StopIteration(value),
+        })
+    }
+}
+
+impl PyZip {
+    /// Whether this zips exactly two iterables, for [`Self::next_pair`].
+    pub(crate) fn is_pair(&self) -> bool {
+        self.iterators.len() == 2
+    }
+
+    /// The next item of each of two iterables, without the tuple `next`
+    /// makes of them: what `for a, b in zip(xs, ys)` unpacks at once (see
+    /// the dispatch loop's `FOR_ITER`). Only for a zip of two
+    /// ([`Self::is_pair`]).
+    pub(crate) fn next_pair(
+        &self,
+        vm: &VirtualMachine,
+    ) -> PyResult<PyIterReturn<(PyObjectRef, PyObjectRef)>> {
+        debug_assert!(self.is_pair());
+        let mut items = [None, None];
+        let mut taken = 0;
+        Ok(
+            match self.next_items(vm, |item| {
+                items[taken] = Some(item);
+                taken += 1;
+            })? {
+                PyIterReturn::Return(()) => {
+                    let [Some(first), Some(second)] = items else {
+                        unreachable!("a zip of two took two items")
+                    };
+                    PyIterReturn::Return((first, second))
+                }
+                PyIterReturn::StopIteration(value) => PyIterReturn::StopIteration(value),
+            },
+        )
+    }
+
+    /// Take the next item of every iterable, in order, or stop (checking
+    /// `strict`'s lengths) at the first that is done.
+    fn next_items(
+        &self,
+        vm: &VirtualMachine,
+        mut take: impl FnMut(PyObjectRef),
+    ) -> PyResult<PyIterReturn<()>> {
+        let zelf = self;
         for (idx, iterator) in zelf.iterators.iter().enumerate() {
             let item = match iterator.next(vm)? {
                 PyIterReturn::Return(obj) => obj,
@@ -109,9 +157,9 @@ impl IterNext for PyZip {
                     return Ok(PyIterReturn::StopIteration(v));
                 }
             };
-            next_objs.push(item);
+            take(item);
         }
-        Ok(PyIterReturn::Return(vm.ctx.new_tuple(next_objs).into()))
+        Ok(PyIterReturn::Return(()))
     }
 }
 
