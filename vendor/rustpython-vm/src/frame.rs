@@ -8550,16 +8550,69 @@ impl ExecutingFrame<'_> {
                 self.load_super_attr(vm, oparg)
             }
             Instruction::CompareOpInt => {
-                let fast = self.compare_op_int_fast(arg, vm);
-                self.finish_specialized_compare(instruction, arg, fast, vm)
+                let b = self.top_value();
+                let a = self.nth_value(1);
+                if let (Some(a_int), Some(b_int)) = (
+                    a.downcast_ref_if_exact::<PyInt>(vm),
+                    b.downcast_ref_if_exact::<PyInt>(vm),
+                ) && let (Some(a_val), Some(b_val)) = (
+                    specialization_compact_int_value(a_int),
+                    specialization_compact_int_value(b_int),
+                ) {
+                    let op = self.compare_op_from_arg(arg);
+                    let result = op.eval_ord(a_val.cmp(&b_val));
+                    self.pop_stackref();
+                    self.pop_stackref();
+                    self.push_bool_or_fused_jump(instruction.cache_entries(), result, vm);
+                    Ok(None)
+                } else {
+                    self.execute_compare(vm, arg)
+                }
             }
             Instruction::CompareOpFloat => {
-                let fast = self.compare_op_float_fast(arg, vm);
-                self.finish_specialized_compare(instruction, arg, fast, vm)
+                let b = self.top_value();
+                let a = self.nth_value(1);
+                if let (Some(a_f), Some(b_f)) = (
+                    a.downcast_ref_if_exact::<PyFloat>(vm),
+                    b.downcast_ref_if_exact::<PyFloat>(vm),
+                ) {
+                    let op = self.compare_op_from_arg(arg);
+                    let (a, b) = (a_f.to_f64(), b_f.to_f64());
+                    // Use Rust's IEEE 754 float comparison which handles NaN correctly
+                    let result = match a.partial_cmp(&b) {
+                        Some(ord) => op.eval_ord(ord),
+                        None => op == PyComparisonOp::Ne, // NaN != anything is true
+                    };
+                    self.pop_stackref();
+                    self.pop_stackref();
+                    self.push_bool_or_fused_jump(instruction.cache_entries(), result, vm);
+                    Ok(None)
+                } else {
+                    self.execute_compare(vm, arg)
+                }
             }
             Instruction::CompareOpStr => {
-                let fast = self.compare_op_str_fast(arg, vm);
-                self.finish_specialized_compare(instruction, arg, fast, vm)
+                let b = self.top_value();
+                let a = self.nth_value(1);
+                if let (Some(a_str), Some(b_str)) = (
+                    a.downcast_ref_if_exact::<PyStr>(vm),
+                    b.downcast_ref_if_exact::<PyStr>(vm),
+                ) {
+                    let op = self.compare_op_from_arg(arg);
+                    // The same two shortcuts the unspecialized comparison takes:
+                    // one object is equal to itself, and equality answers two
+                    // strings of different length without reading either.
+                    let Some(result) = op.eval_eq(|| a.is(b) || a_str.as_wtf8() == b_str.as_wtf8())
+                    else {
+                        return self.execute_compare(vm, arg);
+                    };
+                    self.pop_stackref();
+                    self.pop_stackref();
+                    self.push_bool_or_fused_jump(instruction.cache_entries(), result, vm);
+                    Ok(None)
+                } else {
+                    self.execute_compare(vm, arg)
+                }
             }
             Instruction::ToBoolBool => {
                 let obj = self.top_value();
@@ -12503,94 +12556,6 @@ impl ExecutingFrame<'_> {
             self.not_taken_skipped(jump.fallthrough)
         };
         self.lasti.store(target, Relaxed);
-    }
-
-    /// `COMPARE_OP_INT`'s answer when both operands are exact ints that fit
-    /// a machine word; `None` leaves it to the general comparison.
-    #[inline(always)]
-    fn compare_op_int_fast(&self, arg: bytecode::OpArg, vm: &VirtualMachine) -> Option<bool> {
-        let a = self.nth_value(1).downcast_ref_if_exact::<PyInt>(vm)?;
-        let b = self.top_value().downcast_ref_if_exact::<PyInt>(vm)?;
-        let a = specialization_compact_int_value(a)?;
-        let b = specialization_compact_int_value(b)?;
-        Some(self.compare_op_from_arg(arg).eval_ord(a.cmp(&b)))
-    }
-
-    /// `COMPARE_OP_FLOAT`'s answer when both operands are exact floats.
-    #[inline(always)]
-    fn compare_op_float_fast(&self, arg: bytecode::OpArg, vm: &VirtualMachine) -> Option<bool> {
-        let a = self.nth_value(1).downcast_ref_if_exact::<PyFloat>(vm)?;
-        let b = self.top_value().downcast_ref_if_exact::<PyFloat>(vm)?;
-        let op = self.compare_op_from_arg(arg);
-        // IEEE 754 comparison: NaN is unordered, and only `!=` holds for it.
-        Some(match a.to_f64().partial_cmp(&b.to_f64()) {
-            Some(ord) => op.eval_ord(ord),
-            None => op == PyComparisonOp::Ne,
-        })
-    }
-
-    /// `COMPARE_OP_STR`'s answer when both operands are exact strs and the
-    /// operator is `==` or `!=`.
-    #[inline(always)]
-    fn compare_op_str_fast(&self, arg: bytecode::OpArg, vm: &VirtualMachine) -> Option<bool> {
-        let (a, b) = (self.nth_value(1), self.top_value());
-        let a_str = a.downcast_ref_if_exact::<PyStr>(vm)?;
-        let b_str = b.downcast_ref_if_exact::<PyStr>(vm)?;
-        // The same two shortcuts the unspecialized comparison takes: one
-        // object is equal to itself, and equality answers two strings of
-        // different length without reading either.
-        self.compare_op_from_arg(arg)
-            .eval_eq(|| a.is(b) || a_str.as_wtf8() == b_str.as_wtf8())
-    }
-
-    /// A specialized comparison: its `fast` answer, or the general
-    /// comparison (which also undoes the specialization) when there is none.
-    /// Not in [`Self::execute_straight`]: with these three arms there, LLVM
-    /// kept the dispatch loop's opcode in memory, a store and a reload on
-    /// every instruction.
-    fn finish_specialized_compare(
-        &mut self,
-        instruction: Instruction,
-        arg: bytecode::OpArg,
-        fast: Option<bool>,
-        vm: &VirtualMachine,
-    ) -> FrameResult {
-        match fast {
-            Some(result) => {
-                let step = self.pop_two_push_bool_or_fused_step(instruction, result, vm);
-                self.take_straight_step(step);
-                Ok(None)
-            }
-            None => self.execute_compare(vm, arg),
-        }
-    }
-
-    /// Drop a comparison's two operands, then push its `result`, or branch on
-    /// it when a `POP_JUMP_IF_*` follows, as a step from `instruction`.
-    #[inline(always)]
-    fn pop_two_push_bool_or_fused_step(
-        &mut self,
-        instruction: Instruction,
-        result: bool,
-        vm: &VirtualMachine,
-    ) -> Straight {
-        self.pop_stackref();
-        self.pop_stackref();
-        match self.fused_bool_jump(instruction.cache_entries(), vm) {
-            Some(jump) => {
-                let target = if result == jump.jump_on {
-                    jump.taken
-                } else {
-                    self.not_taken_skipped(jump.fallthrough)
-                };
-                // `lasti` is one past the comparison.
-                Straight(target - (self.lasti() - 1))
-            }
-            None => {
-                self.push_value(vm.ctx.new_bool(result).into());
-                Straight::past(instruction)
-            }
-        }
     }
 
     /// Push `result` as the running instruction's boolean output, or branch on it
