@@ -1495,7 +1495,6 @@ fn dict_iter_next_entry<R>(
     project: impl FnOnce(&PyObject, &PyObjectRef) -> R,
     vm: &VirtualMachine,
 ) -> PyResult<Option<R>> {
-    let mutated = || vm.new_runtime_error("dictionary changed size during iteration");
     let mut released = None;
     let step = {
         let mut guard = internal.lock();
@@ -1527,7 +1526,7 @@ fn dict_iter_next_entry<R>(
         }
     };
     drop(released);
-    step.map_err(|()| mutated())
+    step.map_err(|()| vm.new_runtime_error("dictionary changed size during iteration"))
 }
 
 impl PyDictItemIterator {
