@@ -943,6 +943,45 @@ result = repr((runs[0] == runs[2], runs[0], value, events))
         );
     }
 
+    /// `sys.monitoring` sees a loop over `d.items()` and `enumerate` line by line, and gets no RAISE
+    /// event where the built-in iterator just ends (nothing was raised), after the loops are
+    /// specialized; what CPython 3.13 gives (3.11 has no `sys.monitoring`).
+    #[test]
+    fn monitoring_sees_no_stop_iteration_raised_where_a_builtin_iterator_ends() {
+        assert_module_result(
+            r#"import sys
+mon = sys.monitoring
+TOOL = 3
+mon.use_tool_id(TOOL, "t")
+events = []
+def on_line(code, line):
+    if code.co_name == "f":
+        events.append(("L", line - code.co_firstlineno))
+def on_raise(code, off, exc):
+    if code.co_name == "f":
+        events.append(("R", type(exc).__name__))
+def f():
+    t = 0
+    for k, v in {"a": 1, "b": 2}.items():
+        t += v
+    for i, x in enumerate([3]):
+        t += x
+    return t
+for _ in range(50):
+    f()
+mon.register_callback(TOOL, mon.events.LINE, on_line)
+mon.register_callback(TOOL, mon.events.RAISE, on_raise)
+mon.set_events(TOOL, mon.events.LINE | mon.events.RAISE)
+value = f()
+mon.set_events(TOOL, 0)
+mon.free_tool_id(TOOL)
+result = repr((value, events))
+"#,
+            "(6, [('L', 1), ('L', 2), ('L', 3), ('L', 2), ('L', 3), ('L', 2), ('L', 4), ('L', 5), \
+             ('L', 4), ('L', 6)])",
+        );
+    }
+
     /// A loop's backward jump tests for a tracer inline and reports the 'line' event of an edge
     /// that stays on one line out of line: traced, a `for` loop written on one line still reports
     /// that line once per iteration (CPython 3.11's events), and untraced it reports nothing.
