@@ -6954,8 +6954,16 @@ impl ExecutingFrame<'_> {
 
                 Ok(None)
             }
-            Instruction::PopJumpIfFalse { .. } => self.pop_jump_if_relative(vm, arg, 1, false),
-            Instruction::PopJumpIfTrue { .. } => self.pop_jump_if_relative(vm, arg, 1, true),
+            Instruction::PopJumpIfFalse { .. } => {
+                let step = self.pop_jump_if_step(vm, arg, false)?;
+                self.take_straight_step(step);
+                Ok(None)
+            }
+            Instruction::PopJumpIfTrue { .. } => {
+                let step = self.pop_jump_if_step(vm, arg, true)?;
+                self.take_straight_step(step);
+                Ok(None)
+            }
             Instruction::PopJumpIfNone { .. } => {
                 let step = self.pop_jump_if_none_step(vm, arg, true);
                 self.take_straight_step(step);
@@ -10198,20 +10206,6 @@ impl ExecutingFrame<'_> {
         Ok(())
     }
 
-    #[inline]
-    fn pop_jump_if_relative(
-        &mut self,
-        vm: &VirtualMachine,
-        arg: bytecode::OpArg,
-        caches: u32,
-        flag: bool,
-    ) -> FrameResult {
-        debug_assert_eq!(caches, 1);
-        let step = self.pop_jump_if_step(vm, arg, flag)?;
-        self.take_straight_step(step);
-        Ok(None)
-    }
-
     /// `POP_JUMP_IF_NONE` (`flag`) or `POP_JUMP_IF_NOT_NONE` as a step from
     /// the jump itself, for [`Self::execute_straight`].
     #[inline(always)]
@@ -10260,16 +10254,7 @@ impl ExecutingFrame<'_> {
         }
         // `lasti` is one past the jump.
         let next = self.lasti() + 1;
-        if (next as usize) < self.code.instructions.len()
-            && matches!(
-                self.code.instructions.read_op(next as usize),
-                Instruction::NotTaken
-            )
-        {
-            Straight(PAST_JUMP + 1)
-        } else {
-            Straight(PAST_JUMP)
-        }
+        Straight(PAST_JUMP + (self.not_taken_skipped(next) - next))
     }
 
     /// Move `lasti` by what [`Self::execute_straight`] reported, for a
@@ -10381,17 +10366,6 @@ impl ExecutingFrame<'_> {
         vm: &VirtualMachine,
         target: bytecode::Label,
     ) -> PyResult<bool> {
-        let iter = self.top_value();
-        if !(iter
-            .downcast_ref_if_exact::<PyDictItemIterator>(vm)
-            .is_some()
-            || iter.downcast_ref_if_exact::<PyEnumerate>(vm).is_some()
-            || iter
-                .downcast_ref_if_exact::<PyZip>(vm)
-                .is_some_and(|zip| zip.is_pair()))
-        {
-            return Ok(false);
-        }
         if vm.use_tracing.get() {
             return Ok(false);
         }
@@ -10417,10 +10391,12 @@ impl ExecutingFrame<'_> {
             items.next_pair(vm)
         } else if let Some(enumerate) = iter.downcast_ref_if_exact::<PyEnumerate>(vm) {
             enumerate.next_pair(vm)
+        } else if let Some(zip) = iter.downcast_ref_if_exact::<PyZip>(vm)
+            && zip.is_pair()
+        {
+            zip.next_pair(vm)
         } else {
-            // SAFETY: the only other kind the check above lets through, and
-            // the iterator is still on the stack.
-            unsafe { iter.downcast_unchecked_ref::<PyZip>() }.next_pair(vm)
+            return Ok(false);
         };
         match next {
             Ok(PyIterReturn::Return((first, second))) => {
