@@ -982,6 +982,94 @@ result = repr((value, events))
         );
     }
 
+    /// A `for` loop over a dict, its keys or its values takes the dict iterator's step directly, and
+    /// over any other iterator calls its `__next__` slot without the poll `next()` makes: the same
+    /// elements, the changed-size errors, an iterator taken up again after a `break`, a class whose
+    /// `__next__` goes away mid-loop and the traced 'line' events as CPython 3.11 (3.13 gives the
+    /// same), after the loops are specialized.
+    #[test]
+    fn loops_over_dicts_and_other_iterators_step_as_cpython() {
+        assert_module_result(
+            r#"import sys
+def main():
+    out = []
+    d = {'a': 1, 'b': [2], 3: None}
+    for k in d:
+        out.append(k)
+    for v in d.values():
+        out.append(v)
+    for kv in d.items():
+        out.append(kv)
+    for k in d.keys():
+        out.append(k)
+    for k in reversed(d):
+        out.append(k)
+    try:
+        for k in d:
+            d['new'] = 1
+    except RuntimeError as e:
+        out.append(str(e))
+    try:
+        for v in d.values():
+            del d['a']
+    except RuntimeError as e:
+        out.append(str(e))
+    it = iter({1: 2, 3: 4})
+    for k in it:
+        break
+    out.append(list(it))
+    out.append(list(it))
+    e = {}
+    for k in e:
+        out.append('never')
+    for k in e.values():
+        out.append('never')
+    class Counter:
+        def __init__(self):
+            self.n = 0
+        def __iter__(self):
+            return self
+        def __next__(self):
+            self.n += 1
+            if self.n == 2:
+                del Counter.__next__
+            return self.n
+    try:
+        for x in Counter():
+            out.append(x)
+    except TypeError as e:
+        out.append(str(e))
+    for ch in 'hé':
+        out.append(ch)
+    for x in map(abs, [-1, 2]):
+        out.append(x)
+    for x in sorted({3, 1, 2}):
+        out.append(x)
+    events = []
+    def tracer(frame, event, arg):
+        if frame.f_code.co_name == 'traced':
+            events.append((event, frame.f_lineno - frame.f_code.co_firstlineno))
+        return tracer
+    def traced(m):
+        t = 0
+        for k in m:
+            t += m[k]
+        for v in m.values():
+            t += v
+        return t
+    traced({1: 1, 2: 2})
+    sys.settrace(tracer)
+    out.append(traced({1: 1, 2: 2}))
+    sys.settrace(None)
+    out.append(events)
+    return out
+runs = [main() for _ in range(3)]
+result = repr((runs[0] == runs[2], runs[2]))
+"#,
+            r#"(True, ['a', 'b', 3, 1, [2], None, ('a', 1), ('b', [2]), (3, None), 'a', 'b', 3, 3, 'b', 'a', 'dictionary changed size during iteration', 'dictionary changed size during iteration', [3], [], 1, 2, "'Counter' object is not iterable", 'h', 'é', 1, 2, 1, 2, 3, 6, [('call', 0), ('line', 1), ('line', 2), ('line', 3), ('line', 2), ('line', 3), ('line', 2), ('line', 4), ('line', 5), ('line', 4), ('line', 5), ('line', 4), ('line', 6), ('return', 6)]])"#,
+        );
+    }
+
     /// A loop's backward jump tests for a tracer inline and reports the 'line' event of an edge
     /// that stays on one line out of line: traced, a `for` loop written on one line still reports
     /// that line once per iteration (CPython 3.11's events), and untraced it reports nothing.

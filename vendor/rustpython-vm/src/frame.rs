@@ -9,7 +9,7 @@ use crate::{
         PySet, PySlice, PyStr, PyStrInterned, PyTemplate, PyTraceback, PyType, PyUtf8Str,
         builtin_func::PyNativeFunction,
         descriptor::{PyMemberDescriptor, PyMethodDescriptor},
-        dict::PyDictItemIterator,
+        dict::{PyDictItemIterator, PyDictKeyIterator, PyDictValueIterator},
         enumerate::PyEnumerate,
         frame::stack_analysis,
         function::{PyBoundMethod, PyCell, PyCellRef, PyFunction, vectorcall_function},
@@ -34,7 +34,7 @@ use crate::{
         _typing, builtins,
         sys::monitoring::{self, MonitoringEvent},
     },
-    types::{PyComparisonOp, PyTypeFlags},
+    types::{IterNext, PyComparisonOp, PyTypeFlags},
     vm::{Context, PyMethod},
 };
 use alloc::fmt;
@@ -6222,7 +6222,16 @@ impl ExecutingFrame<'_> {
                 // Relative forward jump: target = lasti + caches + delta
                 let target = bytecode::Label::from_u32(self.lasti() + 1 + u32::from(arg));
                 self.adaptive(|s, ii, cb| s.specialize_for_iter(vm, u32::from(arg), ii, cb));
-                if !self.for_iter_unpacked_pair(vm, target)? {
+                // Only the iterators that step in pairs are worth a look at
+                // the unpacking that may follow: asked of every other one,
+                // the look cost a call per element.
+                let steps_in_pairs = {
+                    let class = self.top_value().class();
+                    class.is(vm.ctx.types.dict_itemiterator_type)
+                        || class.is(vm.ctx.types.enumerate_type)
+                        || class.is(vm.ctx.types.zip_type)
+                };
+                if !(steps_in_pairs && self.for_iter_unpacked_pair(vm, target)?) {
                     self.execute_for_iter(vm, target)?;
                 }
                 Ok(None)
@@ -10326,8 +10335,24 @@ impl ExecutingFrame<'_> {
             return Ok(false);
         }
 
-        let top_of_stack = PyIter::new(top);
-        let next_obj = top_of_stack.next(vm);
+        // A dict's keys and values take their iterator's step directly. Any
+        // other iterator's `__next__` slot is called as `next()` would, but
+        // without its poll for signals: the loop's back edge polls once per
+        // element already. A class whose `__next__` went away mid-loop gets
+        // CPython's `FOR_ITER` error (`next()` says "not an iterator").
+        let next_obj = if let Some(keys) = top.downcast_ref_if_exact::<PyDictKeyIterator>(vm) {
+            IterNext::next(keys, vm)
+        } else if let Some(values) = top.downcast_ref_if_exact::<PyDictValueIterator>(vm) {
+            IterNext::next(values, vm)
+        } else {
+            match top.class().slots.iternext.load() {
+                Some(iternext) => iternext(top, vm),
+                None => Err(vm.new_type_error(format!(
+                    "'{}' object is not iterable",
+                    top.class().slot_name()
+                ))),
+            }
+        };
 
         match next_obj {
             Ok(PyIterReturn::Return(value)) => {
