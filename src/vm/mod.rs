@@ -1070,6 +1070,57 @@ result = repr((runs[0] == runs[2], runs[2]))
         );
     }
 
+    /// A call's frame that nothing outside the dispatch loop looked at gives its storage straight
+    /// back to the data stack once its values are dropped; one whose locals mapping or frame object
+    /// was made, or that a traceback keeps, goes the whole way. Either way each local is released
+    /// when CPython 3.11 releases it, and a `__del__` that calls more Python then runs as there.
+    #[test]
+    fn a_returning_call_releases_its_locals_as_cpython() {
+        assert_module_result(
+            r#"import sys
+log = []
+class D:
+    def __init__(self, n):
+        self.n = n
+    def __del__(self):
+        log.append(('del', self.n))
+        helper(self.n)
+def helper(n):
+    log.append(('helper', n, len([x for x in range(n + 1)])))
+def plain(n):
+    d = D(n)
+    return n
+def with_locals(n):
+    d = D(n)
+    return sorted(locals())
+def with_frame(n):
+    d = D(n)
+    return sys._getframe().f_code.co_name
+def raising(n):
+    d = D(n)
+    raise ValueError(n)
+def nested(n):
+    d = D(n)
+    return plain(n + 10) + 1
+def main():
+    out = []
+    for i in range(3):
+        out.append(plain(i))
+        out.append(with_locals(i))
+        out.append(with_frame(i))
+        try:
+            raising(i)
+        except ValueError as e:
+            out.append(repr(e))
+        out.append(nested(i))
+    return out
+runs = [main() for _ in range(3)]
+result = repr((runs[0] == runs[2], runs[2], log[-16:]))
+"#,
+            r#"(True, [0, ['d', 'n'], 'with_frame', 'ValueError(0)', 11, 1, ['d', 'n'], 'with_frame', 'ValueError(1)', 12, 2, ['d', 'n'], 'with_frame', 'ValueError(2)', 13], [('del', 11), ('helper', 11, 12), ('del', 1), ('helper', 1, 2), ('del', 2), ('helper', 2, 3), ('del', 2), ('helper', 2, 3), ('del', 2), ('helper', 2, 3), ('del', 2), ('helper', 2, 3), ('del', 12), ('helper', 12, 13), ('del', 2), ('helper', 2, 3)])"#,
+        );
+    }
+
     /// A loop's backward jump tests for a tracer inline and reports the 'line' event of an edge
     /// that stays on one line out of line: traced, a `for` loop written on one line still reports
     /// that line once per iteration (CPython 3.11's events), and untraced it reports nothing.

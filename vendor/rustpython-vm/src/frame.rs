@@ -2927,8 +2927,32 @@ unsafe impl Sync for InlineCall {}
 /// more, and the top of this thread's data stack.
 unsafe fn release_inline_callee(callee: *mut InterpreterFrame, vm: &VirtualMachine) {
     // SAFETY: the caller's contract.
+    let frame = unsafe { &mut *callee };
+    // A frame nothing outside the loop ever looked at (no frame object, no
+    // cold data, no locals mapping: most calls) holds nothing to drop but its
+    // values, and its storage goes back to the data stack as it is. The
+    // values are dropped first, while the storage is still there; a
+    // destructor they run cannot reach this frame, which is off the frame
+    // chain and has no object to be found through.
+    if frame.materialized.load(Relaxed) == 0
+        && frame.cold.get().is_none()
+        && frame.locals.inner.get().is_none()
+        && !frame.datastack_base.is_null()
+    {
+        let base = frame.datastack_base;
+        let size = datastack_iframe_total_bytes(
+            frame.localsplus.nlocalsplus as usize,
+            frame.localsplus.stack_capacity(),
+        );
+        frame.localsplus.drop_values();
+        // SAFETY: the frame's storage is the top of the data stack (the
+        // caller's contract), and nothing refers to it any more.
+        unsafe { vm.datastack_pop_frame(base, size) };
+        return;
+    }
+    // SAFETY: the caller's contract.
     unsafe {
-        if let Some((base, size)) = (*callee).release_datastack_frame() {
+        if let Some((base, size)) = frame.release_datastack_frame() {
             vm.datastack_pop_frame(base, size);
         }
     }
@@ -6222,16 +6246,7 @@ impl ExecutingFrame<'_> {
                 // Relative forward jump: target = lasti + caches + delta
                 let target = bytecode::Label::from_u32(self.lasti() + 1 + u32::from(arg));
                 self.adaptive(|s, ii, cb| s.specialize_for_iter(vm, u32::from(arg), ii, cb));
-                // Only the iterators that step in pairs are worth a look at
-                // the unpacking that may follow: asked of every other one,
-                // the look cost a call per element.
-                let steps_in_pairs = {
-                    let class = self.top_value().class();
-                    class.is(vm.ctx.types.dict_itemiterator_type)
-                        || class.is(vm.ctx.types.enumerate_type)
-                        || class.is(vm.ctx.types.zip_type)
-                };
-                if !(steps_in_pairs && self.for_iter_unpacked_pair(vm, target)?) {
+                if !self.for_iter_unpacked_pair(vm, target)? {
                     self.execute_for_iter(vm, target)?;
                 }
                 Ok(None)
@@ -10391,7 +10406,15 @@ impl ExecutingFrame<'_> {
         vm: &VirtualMachine,
         target: bytecode::Label,
     ) -> PyResult<bool> {
-        if vm.use_tracing.get() {
+        // Only the iterators that step in pairs are worth a look at the
+        // unpacking that may follow: the look cost more than the test.
+        let steps_in_pairs = {
+            let class = self.top_value().class();
+            class.is(vm.ctx.types.dict_itemiterator_type)
+                || class.is(vm.ctx.types.enumerate_type)
+                || class.is(vm.ctx.types.zip_type)
+        };
+        if !steps_in_pairs || vm.use_tracing.get() {
             return Ok(false);
         }
         // `lasti` is one past FOR_ITER, whose cache entry (one for every form
