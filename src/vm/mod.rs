@@ -1121,6 +1121,47 @@ result = repr((runs[0] == runs[2], runs[2], log[-16:]))
         );
     }
 
+    /// The same release for a Python function a built-in calls (`map`, `sorted`'s and `max`'s
+    /// keys): each local with a `__del__` that calls more Python is released when CPython 3.11
+    /// releases it, whether or not the frame was looked at from outside.
+    #[test]
+    fn a_call_from_a_builtin_releases_its_locals_as_cpython() {
+        assert_module_result(
+            r#"import sys
+log = []
+class D:
+    def __init__(self, n):
+        self.n = n
+    def __del__(self):
+        log.append(('del', self.n))
+        log.append(('helper', sorted([self.n, 0], key=lambda x: -x)))
+def plain(n):
+    d = D(n)
+    return n
+def with_locals(n):
+    d = D(n)
+    return len(locals())
+def with_frame(n):
+    d = D(n)
+    return sys._getframe().f_code.co_name
+def raising(n):
+    d = D(n)
+    raise ValueError(n)
+def main():
+    out = [list(map(plain, [1, 2])), sorted([3, 4], key=with_locals), list(map(with_frame, [5]))]
+    try:
+        list(map(raising, [6]))
+    except ValueError as e:
+        out.append(repr(e))
+    out.append(max([7, 8], key=plain))
+    return out
+runs = [main() for _ in range(3)]
+result = repr((runs[0] == runs[2], runs[2], log[-14:]))
+"#,
+            r#"(True, [[1, 2], [3, 4], ['with_frame'], 'ValueError(6)', 8], [('del', 2), ('helper', [2, 0]), ('del', 3), ('helper', [3, 0]), ('del', 4), ('helper', [4, 0]), ('del', 5), ('helper', [5, 0]), ('del', 6), ('helper', [6, 0]), ('del', 7), ('helper', [7, 0]), ('del', 8), ('helper', [8, 0])])"#,
+        );
+    }
+
     /// A loop's backward jump tests for a tracer inline and reports the 'line' event of an edge
     /// that stays on one line out of line: traced, a `for` loop written on one line still reports
     /// that line once per iteration (CPython 3.11's events), and untraced it reports nothing.

@@ -1216,14 +1216,16 @@ impl InterpreterFrame {
     /// Release this datastack-allocated frame's resources and return the
     /// base pointer for `vm.datastack_pop()`.
     ///
-    /// Drops all localsplus values, runs destructors for all frame fields
-    /// (trace, temporary_refs, retained_back, etc.), and detaches the
-    /// backing store.
+    /// Drops all localsplus values and, when the frame was looked at from
+    /// outside (a frame object, cold data, a locals mapping), runs
+    /// destructors for all frame fields (trace, temporary_refs,
+    /// retained_back, etc.) and detaches the backing store.
     /// Returns `None` if this frame is not datastack-allocated.
     ///
     /// After this call, the InterpreterFrame at `self` is logically dead —
     /// the caller must not use `self` again except to pass the returned
     /// base to `vm.datastack_pop()`.
+    #[inline]
     pub(crate) unsafe fn release_datastack_frame(&mut self) -> Option<(*mut u8, usize)> {
         let base = self.datastack_base;
         if base.is_null() {
@@ -1233,6 +1235,34 @@ impl InterpreterFrame {
             self.localsplus.nlocalsplus as usize,
             self.localsplus.stack_capacity(),
         );
+        // A frame nothing outside its run looked at (no frame object, no
+        // cold data, no locals mapping: most calls) holds nothing to drop
+        // but its values, and its storage goes back to the data stack as it
+        // is. A destructor the values run cannot reach such a frame: it is
+        // off the frame chain and has no object to be found through.
+        if self.materialized.load(Relaxed) == 0
+            && self.cold.get().is_none()
+            && self.locals.inner.get().is_none()
+        {
+            self.localsplus.drop_values();
+            return Some((base, total_bytes));
+        }
+        // SAFETY: the caller's contract.
+        unsafe { self.release_looked_at_datastack_frame(base, total_bytes) }
+    }
+
+    /// [`release_datastack_frame`](Self::release_datastack_frame) of a frame
+    /// that was looked at from outside, out of line.
+    ///
+    /// # Safety
+    /// As for `release_datastack_frame`; `base` and `total_bytes` are the
+    /// frame's own.
+    #[inline(never)]
+    unsafe fn release_looked_at_datastack_frame(
+        &mut self,
+        base: *mut u8,
+        total_bytes: usize,
+    ) -> Option<(*mut u8, usize)> {
         self.datastack_base = core::ptr::null_mut();
         // Drop all localsplus values while the backing store is still valid.
         self.localsplus.drop_values();
@@ -2927,32 +2957,8 @@ unsafe impl Sync for InlineCall {}
 /// more, and the top of this thread's data stack.
 unsafe fn release_inline_callee(callee: *mut InterpreterFrame, vm: &VirtualMachine) {
     // SAFETY: the caller's contract.
-    let frame = unsafe { &mut *callee };
-    // A frame nothing outside the loop ever looked at (no frame object, no
-    // cold data, no locals mapping: most calls) holds nothing to drop but its
-    // values, and its storage goes back to the data stack as it is. The
-    // values are dropped first, while the storage is still there; a
-    // destructor they run cannot reach this frame, which is off the frame
-    // chain and has no object to be found through.
-    if frame.materialized.load(Relaxed) == 0
-        && frame.cold.get().is_none()
-        && frame.locals.inner.get().is_none()
-        && !frame.datastack_base.is_null()
-    {
-        let base = frame.datastack_base;
-        let size = datastack_iframe_total_bytes(
-            frame.localsplus.nlocalsplus as usize,
-            frame.localsplus.stack_capacity(),
-        );
-        frame.localsplus.drop_values();
-        // SAFETY: the frame's storage is the top of the data stack (the
-        // caller's contract), and nothing refers to it any more.
-        unsafe { vm.datastack_pop_frame(base, size) };
-        return;
-    }
-    // SAFETY: the caller's contract.
     unsafe {
-        if let Some((base, size)) = frame.release_datastack_frame() {
+        if let Some((base, size)) = (*callee).release_datastack_frame() {
             vm.datastack_pop_frame(base, size);
         }
     }
