@@ -673,11 +673,17 @@ fn the_time_limit_ends_endless_runs_of_every_shape() {
             "import re\nre.compile(r'(a+)+b').scanner('a' * 40).match()",
         ),
     ];
+    each_ends_at_the_time_limit(&shapes);
+}
+
+/// Runs each `(name, code)` in both engines under a 0.3 s limit: each must end with a
+/// `TimeoutError` (within a minute), and the runtime must answer a run afterwards.
+fn each_ends_at_the_time_limit(shapes: &[(&'static str, &'static str)]) {
     for isolation in common::isolations() {
         let mut config = common::config_for(isolation);
         config.limits.timeout_seconds = 0.3;
         let rt = Arc::new(Toolplane::new(config).unwrap());
-        for (name, code) in shapes {
+        for &(name, code) in shapes {
             let (tx, rx) = std::sync::mpsc::channel();
             let runtime = rt.clone();
             std::thread::spawn(move || {
@@ -694,6 +700,53 @@ fn the_time_limit_ends_endless_runs_of_every_shape() {
             "{isolation:?}"
         );
     }
+}
+
+/// A `for` loop over an endless iterator written in Rust asks it for each element without the poll
+/// `next()` makes (session 50): the loop's back edge polls instead, once an element, so a loop with
+/// an empty body, one that only `continue`s, a comprehension and a loop over a dict's keys that never
+/// ends all stop at the time limit with a `TimeoutError`, in both engines, and the runtime answers
+/// the next run.
+#[test]
+fn the_time_limit_ends_for_loops_over_endless_native_iterators() {
+    let shapes = [
+        (
+            "for over a native count",
+            "import itertools
+for _ in itertools.count():
+    pass",
+        ),
+        (
+            "for over iter(callable, sentinel)",
+            "for _ in iter(int, 1):
+    pass",
+        ),
+        (
+            "for that only continues",
+            "import itertools
+for _ in itertools.repeat(1):
+    continue",
+        ),
+        (
+            "list comprehension over a native count",
+            "import itertools
+[0 for _ in itertools.count()]
+return 1",
+        ),
+        (
+            "for over a dict's keys, cycled",
+            "import itertools
+for _ in itertools.cycle({1: 2}):
+    pass",
+        ),
+        (
+            "for over a map of a native count",
+            "import itertools
+for _ in map(abs, itertools.count()):
+    pass",
+        ),
+    ];
+    each_ends_at_the_time_limit(&shapes);
 }
 
 #[test]
