@@ -443,6 +443,22 @@ atoms[6]['t'] = (n, ('s',))  # a new tuple is tracked until a collection looks a
         });
     }
 
+    /// [`assert_module_result`] twice: with calls to Python functions taking native stack while it
+    /// has room (the default), and with every such call made in its caller's dispatch loop, as calls
+    /// are once half the native stack is used.
+    fn assert_module_result_both_call_ways(source: &'static str, expected: &'static str) {
+        assert_module_result(source, expected);
+        on_sandbox_thread(move |vm| {
+            vm.set_native_calls(false);
+            let scope = run_module(vm, source);
+            let result: String = global(vm, &scope, "result");
+            assert_eq!(
+                result, expected,
+                "with every call made in its caller's loop"
+            );
+        });
+    }
+
     /// Runs `source` as a module in `vm` and returns its globals; a Python exception fails the test
     /// with its traceback.
     fn run_module(vm: &rustpython_vm::VirtualMachine, source: &str) -> rustpython_vm::scope::Scope {
@@ -1159,6 +1175,161 @@ runs = [main() for _ in range(3)]
 result = repr((runs[0] == runs[2], runs[2], log[-14:]))
 "#,
             r#"(True, [[1, 2], [3, 4], ['with_frame'], 'ValueError(6)', 8], [('del', 2), ('helper', [2, 0]), ('del', 3), ('helper', [3, 0]), ('del', 4), ('helper', [4, 0]), ('del', 5), ('helper', [5, 0]), ('del', 6), ('helper', [6, 0]), ('del', 7), ('helper', [7, 0]), ('del', 8), ('helper', [8, 0])])"#,
+        );
+    }
+
+    /// A recursion deeper than half the native stack goes on with each call made in its caller's
+    /// dispatch loop, which takes no native stack, so the recursion limit ends it, not the stack: on
+    /// a thread with an 8 MiB stack (where calls that all took native stack would run out of it at
+    /// a few thousand), each call shape reaches a limit of 30,000, and its `RecursionError` says what
+    /// CPython's says.
+    #[test]
+    fn deep_recursion_ends_at_the_recursion_limit_not_the_native_stack() {
+        const SOURCE: &str = r#"reached = [0]
+def exact(n):
+    reached[0] = n
+    exact(n + 1)
+def defaults(n, step=1):
+    reached[0] = n
+    defaults(n + step)
+def keywords(n, *, step):
+    reached[0] = n
+    keywords(n + step, step=step)
+def star(*args):
+    reached[0] = args[0]
+    star(args[0] + 1)
+def forward(n, *args, **kwargs):
+    reached[0] = n
+    forward(*(n + 1,), **kwargs)
+class C:
+    def method(self, n):
+        reached[0] = n
+        self.method(n + 1)
+    def method_defaults(self, n, step=1):
+        reached[0] = n
+        self.method_defaults(n + step)
+depths = []
+for f, args in ((exact, (0,)), (defaults, (0,)), (keywords, (0,)), (star, (0,)), (forward, (0,)),
+                (C().method, (0,)), (C().method_defaults, (0,))):
+    reached[0] = 0
+    try:
+        f(*args, **({'step': 1} if f is keywords else {}))
+    except RecursionError as e:
+        depths.append((f.__name__, reached[0], str(e)))
+result = repr((len(depths), [d for d in depths
+                             if not 29_900 <= d[1] < 30_000 or d[2] != 'maximum recursion depth exceeded']))
+"#;
+        std::thread::Builder::new()
+            .stack_size(8 << 20)
+            .spawn(|| {
+                let sandbox = SandboxVm::build(30_000).unwrap();
+                sandbox.interp.enter(|vm| {
+                    let scope = run_module(vm, SOURCE);
+                    // Each shape's RecursionError, and none that came short of the limit or said
+                    // something else.
+                    let result: String = global(vm, &scope, "result");
+                    assert_eq!(result, "(7, [])");
+                });
+                sandbox.finalize();
+            })
+            .unwrap()
+            .join()
+            .unwrap();
+    }
+
+    /// Calls of Python functions that do not take the exact positional shape (defaults, keywords,
+    /// `*args`, `**kwargs`, keyword-only parameters, bound methods, `f(*args, **kwargs)`) run
+    /// their callee in the caller's dispatch loop; what a run sees of them is CPython 3.11's: the
+    /// bound values, the frame chain (`f_back`), tracebacks through decorators, binding errors
+    /// raised in the caller, generators, and `RecursionError` at the limit for each shape.
+    #[test]
+    fn calls_of_every_shape_bind_and_unwind_as_cpython() {
+        assert_module_result_both_call_ways(
+            r#"import sys, traceback
+def defaults(a, b=2, *, c=3):
+    return (a, b, c)
+def star(*args, **kwargs):
+    return (args, sorted(kwargs.items()))
+def mixed(a, b=1, *rest, key=None, **kw):
+    return (a, b, rest, key, sorted(kw))
+def back():
+    return sys._getframe().f_back.f_code.co_name
+def caller_of_back(x=0):
+    return (back(), sys._getframe().f_back.f_code.co_name)
+def forward(*args, **kwargs):
+    return defaults(*args, **kwargs)
+def deco(fn):
+    def wrapper(*args, **kwargs):
+        return fn(*args, **kwargs)
+    return wrapper
+@deco
+def decorated(x, y=10):
+    if x < 0:
+        raise ValueError(x)
+    return x + y
+def gen(n, step=1):
+    yield from range(0, n, step)
+def depth(n, acc=0):
+    return acc if n == 0 else depth(n - 1, acc + 1)
+class C:
+    def m(self, a, b=5):
+        return a * b
+    def k(self, *, scale):
+        return scale
+def bad_binding():
+    out = []
+    for f, a, k in ((defaults, (), {}), (defaults, (1, 2, 3), {}), (defaults, (1,), {'d': 1}),
+                    (defaults, (1,), {'a': 1}), (C().m, (), {}), (C().k, (1,), {})):
+        try:
+            f(*a, **k)
+        except TypeError as e:
+            out.append((str(e), [fr.name for fr in traceback.extract_tb(e.__traceback__)]))
+    return out
+def main():
+    out = []
+    c = C()
+    bound = c.m
+    for i in range(60):
+        out.append(defaults(i))
+        out.append(defaults(i, c=i))
+        out.append(defaults(b=i, a=1))
+        out.append(star(i, x=i))
+        out.append(star())
+        out.append(mixed(i, 2, 3, 4, key=i, z=1))
+        out.append(caller_of_back())
+        out.append(forward(i, c=0))
+        out.append(forward(*(i,)))
+        out.append(decorated(i))
+        out.append(decorated(i, y=i))
+        try:
+            decorated(-i - 1)
+        except ValueError as e:
+            out.append(('caught', e.args, [fr.name for fr in traceback.extract_tb(e.__traceback__)]))
+        out.append(list(gen(i % 7, 2)))
+        out.append(c.m(i))
+        out.append(bound(i))
+        out.append(bound(a=i, b=1))
+        out.append(c.k(scale=i))
+        out.append(depth(i))
+    out.append(bad_binding())
+    return out
+runs = [main() for _ in range(3)]
+limit = sys.getrecursionlimit()
+def deep(n, pad=None):
+    return deep(n + 1)
+def deep_star(*a):
+    return deep_star(*a)
+def deep_kw(n, *, pad=None):
+    return deep_kw(n, pad=pad)
+errors = []
+for f in (deep, deep_star, deep_kw):
+    try:
+        f(0)
+    except RecursionError as e:
+        errors.append((type(e).__name__, str(e)))
+result = repr((runs[0] == runs[2], len(runs[2]), runs[2][:20], runs[2][-1], errors, sys.getrecursionlimit() == limit, depth(300)))
+"#,
+            r#"(True, 1081, [(0, 2, 3), (0, 2, 0), (1, 0, 3), ((0,), [('x', 0)]), ((), []), (0, 2, (3, 4), 0, ['z']), ('caller_of_back', 'main'), (0, 2, 0), (0, 2, 3), 10, 0, ('caught', (-1,), ['main', 'wrapper', 'decorated']), [], 0, 0, 0, 0, 0, (1, 2, 3), (1, 2, 1)], [("defaults() missing 1 required positional argument: 'a'", ['bad_binding']), ('defaults() takes from 1 to 2 positional arguments but 3 were given', ['bad_binding']), ("defaults() got an unexpected keyword argument 'd'", ['bad_binding']), ("defaults() got multiple values for argument 'a'", ['bad_binding']), ("C.m() missing 1 required positional argument: 'a'", ['bad_binding']), ('C.k() takes 1 positional argument but 2 were given', ['bad_binding'])], [('RecursionError', 'maximum recursion depth exceeded'), ('RecursionError', 'maximum recursion depth exceeded'), ('RecursionError', 'maximum recursion depth exceeded')], True, 300)"#,
         );
     }
 
@@ -1998,10 +2169,11 @@ result = repr((first, mapped, star, raised, recursion, events))
         };
     }
 
-    /// A call to a Python function from a warmed-up call site runs in its caller's dispatch loop: a
-    /// callee's exception reaching a handler (or a `finally`) in its caller, tracebacks, the frame
-    /// chain and a frame kept after its return, the recursion limit and calls after it, calls from a
-    /// generator body, bound methods, a tracer switched on in a callee, are what CPython 3.11 gives.
+    /// A call to a Python function from a warmed-up call site, made on the native stack or in its
+    /// caller's dispatch loop (once half the native stack is used): a callee's exception reaching a
+    /// handler (or a `finally`) in its caller, tracebacks, the frame chain and a frame kept after its
+    /// return, the recursion limit and calls after it, calls from a generator body, bound methods, a
+    /// tracer switched on in a callee, are what CPython 3.11 gives.
     #[test]
     fn calls_made_in_the_dispatch_loop_behave_as_cpython() {
         let source = traceback_module!(
@@ -2104,7 +2276,7 @@ unbound = [calls_unbound() for _ in range(4)]
 result = repr((warm, log[-3:], chains, backs, recursion, after_recursion, from_gen, caught_in_gen, summed, a.total, method_raise, events, unbound))
 "#
         );
-        assert_module_result(
+        assert_module_result_both_call_ways(
             source,
             "([1, 3, 5, 7, 9, 11, 13, ('caught', (7,), ['top', 'middle', 'leaf']), 17, 19], [('finally', 6), ('finally', 7), ('finally', 8)], [['chain', 'via_a', 'via_b', '<module>'], ['chain', 'via_a', 'via_b', '<module>'], ['chain', 'via_a', 'via_b', '<module>'], ['chain', 'via_a', 'via_b', '<module>'], ['chain', 'via_a', 'via_b', '<module>']], [('keep', 'keeper'), ('keep', 'keeper'), ('keep', 'keeper'), ('keep', 'keeper'), ('keep', 'keeper')], 'RecursionError', [0, 2, 4], [13, ('caught', (7,), ['top', 'middle', 'leaf']), 17], [10, 12, 'gen caught', 16], 42, 42, ['<module>', 'add', 'leaf'], [('call', 'leaf'), ('return', 'leaf'), ('call', 'leaf'), ('return', 'leaf'), ('call', 'leaf'), ('return', 'leaf'), ('call', 'leaf'), ('return', 'leaf')], ['NameError', 'NameError', 'NameError', 'NameError'])",
         );

@@ -5987,6 +5987,14 @@ impl ExecutingFrame<'_> {
             Instruction::CallFunctionEx => {
                 // Stack: [callable, self_or_null, args_tuple, kwargs_or_null]
                 let args = self.collect_ex_args(vm)?;
+                // A Python function's frame is bound here and run in this
+                // loop, as a `CALL` of one is (decorators forward
+                // `f(*args, **kwargs)` on every call).
+                if let Some(func) = self.nth_value(1).downcast_ref_if_exact::<PyFunction>(vm)
+                    && self.can_bind_call_in_loop(func, vm)
+                {
+                    return self.tailcall_bind_ex_frame(args, vm);
+                }
                 self.execute_call(args, vm)
             }
             Instruction::CallIntrinsic1 { func } => {
@@ -7641,7 +7649,7 @@ impl ExecutingFrame<'_> {
                     // starts a new chunk itself when the current one is full.
                     if !func.is_generator_like() {
                         self.tailcall_prepare_frame(nargs, self_or_null_is_some, vm);
-                        return Ok(Some(ExecutionResult::TailCall));
+                        return self.make_prepared_call(vm);
                     }
                     if !self.specialization_has_datastack_space_for_func(vm, func) {
                         return self.execute_call_vectorcall(nargs, vm);
@@ -7712,7 +7720,7 @@ impl ExecutingFrame<'_> {
                                 bound_self,
                                 vm,
                             );
-                            return Ok(Some(ExecutionResult::TailCall));
+                            return self.make_prepared_call(vm);
                         }
                         if !self.specialization_has_datastack_space_for_func(vm, func) {
                             return self.execute_call_vectorcall(nargs, vm);
@@ -7936,8 +7944,18 @@ impl ExecutingFrame<'_> {
                     if self.specialization_call_recursion_guard(vm) {
                         return self.execute_call_vectorcall(nargs, vm);
                     }
+                    let in_loop = !func.is_generator_like() && !vm.native_call_has_room();
                     let (callable, args_vec) = self.take_call_args(nargs as usize);
                     let effective_nargs = args_vec.len();
+                    if in_loop {
+                        return Self::tailcall_bind_frame(
+                            callable,
+                            args_vec,
+                            effective_nargs,
+                            None,
+                            vm,
+                        );
+                    }
                     let result =
                         vectorcall_function(&callable, args_vec, effective_nargs, None, vm)?;
                     self.push_value(result);
@@ -7981,6 +7999,15 @@ impl ExecutingFrame<'_> {
                         args_vec.extend(self.pop_multiple(nargs_usize));
                         self.pop_stackref_opt(); // null (self_or_null)
                         self.pop_stackref(); // callable (bound method)
+                        if !func.is_generator_like() && !vm.native_call_has_room() {
+                            return Self::tailcall_bind_frame(
+                                bound_function,
+                                args_vec,
+                                nargs_usize + 1,
+                                None,
+                                vm,
+                            );
+                        }
                         let result = vectorcall_function(
                             &bound_function,
                             args_vec,
@@ -8341,6 +8368,7 @@ impl ExecutingFrame<'_> {
                     if self.specialization_call_recursion_guard(vm) {
                         return self.execute_call_kw_vectorcall(nargs, vm);
                     }
+                    let in_loop = !func.is_generator_like() && !vm.native_call_has_room();
                     let nargs_usize = nargs as usize;
                     let kwarg_names_obj = self.pop_value();
                     let kwarg_names_tuple = kwarg_names_obj
@@ -8360,6 +8388,15 @@ impl ExecutingFrame<'_> {
                         (all_args, pos_count)
                     };
                     let kwnames = kwarg_names_tuple.as_slice();
+                    if in_loop {
+                        return Self::tailcall_bind_frame(
+                            callable,
+                            args_vec,
+                            effective_nargs,
+                            Some(kwnames),
+                            vm,
+                        );
+                    }
                     let result = vectorcall_function(
                         &callable,
                         args_vec,
@@ -8399,6 +8436,9 @@ impl ExecutingFrame<'_> {
                         if func.is_jitted() {
                             return self.execute_call_kw_vectorcall(nargs, vm);
                         }
+                        let in_loop = !func.is_generator_like()
+                            && !self.specialization_call_recursion_guard(vm)
+                            && !vm.native_call_has_room();
                         let nargs_usize = nargs as usize;
                         let kwarg_names_obj = self.pop_value();
                         let kwarg_names_tuple = kwarg_names_obj
@@ -8413,6 +8453,15 @@ impl ExecutingFrame<'_> {
                         args_vec.push(bound_self);
                         args_vec.extend(all_args);
                         let kwnames = kwarg_names_tuple.as_slice();
+                        if in_loop {
+                            return Self::tailcall_bind_frame(
+                                bound_function,
+                                args_vec,
+                                pos_count + 1,
+                                Some(kwnames),
+                                vm,
+                            );
+                        }
                         let result = vectorcall_function(
                             &bound_function,
                             args_vec,
@@ -12824,6 +12873,115 @@ impl ExecutingFrame<'_> {
         vm.set_pending_tailcall_owner(callable);
 
         vm.set_pending_tailcall(callee_iframe);
+    }
+
+    /// Make the call a handler prepared (`set_pending_tailcall`): in a new
+    /// dispatch loop on the native stack while the stack has room
+    /// ([`VirtualMachine::native_call_has_room`]), which costs less than
+    /// keeping this frame's loop state aside and rebuilding it on return, and
+    /// otherwise in this loop (`ExecutionResult::TailCall`), where a call
+    /// takes no native stack.
+    #[inline(always)]
+    fn make_prepared_call(&mut self, vm: &VirtualMachine) -> FrameResult {
+        if !vm.native_call_has_room() {
+            return Ok(Some(ExecutionResult::TailCall));
+        }
+        let callee_owner = vm.take_pending_tailcall_owner();
+        let callee = vm.take_pending_tailcall();
+        // SAFETY: the handler just built the callee on this thread's data
+        // stack and checked the recursion limit; `callee_owner` keeps what
+        // it borrows alive until it is released, from the top of the data
+        // stack, below.
+        let result = vm.run_frame_fast_checked(unsafe { &mut *callee });
+        // SAFETY: the callee has returned or raised; its storage is the top
+        // of the data stack and no `ExecutingFrame` refers to it.
+        unsafe { release_inline_callee(callee, vm) };
+        drop(callee_owner);
+        self.push_value(result?);
+        Ok(None)
+    }
+
+    /// Bind a call's arguments to the Python function `owner` (or, for a
+    /// bound method, the function it wraps) in a new frame on the data
+    /// stack, and hand that frame to the dispatch loop as a call made in the
+    /// loop: what [`tailcall_prepare_frame`](Self::tailcall_prepare_frame)
+    /// does for the exact positional shape, for any other. `args` holds the
+    /// `nargs` positionals (`self` first when there is one), then the values
+    /// of the keywords `kwnames` names. Defaults, keywords, `*args` and
+    /// `**kwargs` are bound as `vectorcall_function` binds them, and a call
+    /// that does not fit the signature raises here, in the caller, as it
+    /// does there. CPython 3.11 pushes the frame of every Python function
+    /// call this way.
+    ///
+    /// The caller checked what the loop needs of the callee: an exact,
+    /// untraced, non-generator, non-JIT function, and room under the
+    /// recursion limit.
+    fn tailcall_bind_frame(
+        owner: PyObjectRef,
+        args: Vec<PyObjectRef>,
+        nargs: usize,
+        kwnames: Option<&[PyObjectRef]>,
+        vm: &VirtualMachine,
+    ) -> FrameResult {
+        let func = owner.downcast_ref_if_exact::<PyFunction>(vm).unwrap();
+        debug_assert!(!func.is_generator_like() && !func.is_jitted());
+        // SAFETY: `owner` keeps the function, and so the code, globals,
+        // builtins and closure the frame borrows, alive: it goes to the
+        // dispatch loop with the frame, which releases the frame from the
+        // top of the data stack when the call ends (on an error here the
+        // frame is already released).
+        let callee_iframe = unsafe { func.push_vectorcall_frame(args, nargs, kwnames, vm)? };
+        vm.set_pending_tailcall_owner(owner);
+        vm.set_pending_tailcall(callee_iframe);
+        Ok(Some(ExecutionResult::TailCall))
+    }
+
+    /// [`tailcall_bind_frame`](Self::tailcall_bind_frame) for arguments
+    /// gathered in a [`FuncArgs`] (a `f(*args, **kwargs)` call), bound as
+    /// `PyFunction::invoke` binds them.
+    fn tailcall_bind_func_args_frame(
+        owner: PyObjectRef,
+        args: FuncArgs,
+        vm: &VirtualMachine,
+    ) -> FrameResult {
+        let func = owner.downcast_ref_if_exact::<PyFunction>(vm).unwrap();
+        debug_assert!(!func.is_generator_like() && !func.is_jitted());
+        // SAFETY: as in `tailcall_bind_frame`.
+        let callee_iframe = unsafe { func.push_func_args_frame(args, vm)? };
+        vm.set_pending_tailcall_owner(owner);
+        vm.set_pending_tailcall(callee_iframe);
+        Ok(Some(ExecutionResult::TailCall))
+    }
+
+    /// Make a `CALL_FUNCTION_EX` of the Python function under `self_or_null`
+    /// on the stack in the dispatch loop: `args` (the call's `*args` and
+    /// `**kwargs`, collected) bound to a frame for it, `self` first when the
+    /// slot holds one, as [`execute_call`](Self::execute_call) would call it.
+    fn tailcall_bind_ex_frame(&mut self, mut args: FuncArgs, vm: &VirtualMachine) -> FrameResult {
+        let self_or_null = self.pop_value_opt();
+        let callable = self.pop_value();
+        if let Some(self_val) = self_or_null {
+            args.prepend_arg(self_val);
+        }
+        if args.kwargs.is_empty() {
+            let nargs = args.args.len();
+            Self::tailcall_bind_frame(callable, args.args, nargs, None, vm)
+        } else {
+            Self::tailcall_bind_func_args_frame(callable, args, vm)
+        }
+    }
+
+    /// Whether a call of `func` can be made in the dispatch loop, with its
+    /// frame bound by [`tailcall_bind_frame`](Self::tailcall_bind_frame): a
+    /// plain function, nothing tracing, and room under the recursion limit
+    /// (a call past it takes the path that raises `RecursionError`).
+    #[inline]
+    fn can_bind_call_in_loop(&self, func: &Py<PyFunction>, vm: &VirtualMachine) -> bool {
+        !func.is_generator_like()
+            && !func.is_jitted()
+            && !self.specialization_eval_frame_active(vm)
+            && !self.specialization_call_recursion_guard(vm)
+            && !vm.native_call_has_room()
     }
 
     /// Prepare a callee frame for a bound method TailCall.

@@ -979,7 +979,7 @@ impl Py<PyFunction> {
     /// so the function must outlive it, and the frame must be released from
     /// the top of the data stack (`release_datastack_frame`). On an error the
     /// frame is already released.
-    unsafe fn push_vectorcall_frame<'a>(
+    pub(crate) unsafe fn push_vectorcall_frame<'a>(
         &self,
         args: Vec<PyObjectRef>,
         nargs: usize,
@@ -1048,7 +1048,7 @@ impl Py<PyFunction> {
     ///
     /// # Safety
     /// As for `push_vectorcall_frame`.
-    unsafe fn push_func_args_frame<'a>(
+    pub(crate) unsafe fn push_func_args_frame<'a>(
         &self,
         func_args: FuncArgs,
         vm: &VirtualMachine,

@@ -115,6 +115,12 @@ pub struct VirtualMachine {
     /// C stack soft limit for detecting stack overflow (like c_stack_soft_limit)
     #[cfg_attr(any(miri, target_env = "musl"), allow(dead_code))]
     c_stack_soft_limit: Cell<usize>,
+    /// The stack pointer below which a call to a Python function runs its
+    /// callee in the caller's dispatch loop rather than in a new one on the
+    /// native stack (`native_call_has_room`): halfway from the top of the
+    /// stack to the soft limit.
+    #[cfg_attr(any(miri, target_env = "musl"), allow(dead_code))]
+    native_call_floor: Cell<usize>,
     /// Async generator firstiter hook (per-thread, set via sys.set_asyncgen_hooks)
     pub async_gen_firstiter: RefCell<Option<PyObjectRef>>,
     /// Async generator finalizer hook (per-thread, set via sys.set_asyncgen_hooks)
@@ -1272,6 +1278,7 @@ impl VirtualMachine {
             #[cfg(any(miri, target_env = "musl"))]
             native_recursion_depth: Cell::new(0),
             c_stack_soft_limit: Cell::new(Self::calculate_c_stack_soft_limit()),
+            native_call_floor: Cell::new(Self::calculate_native_call_floor()),
             async_gen_firstiter: RefCell::new(None),
             async_gen_finalizer: RefCell::new(None),
             asyncio_running_loop: RefCell::new(None),
@@ -1875,9 +1882,31 @@ impl VirtualMachine {
     /// (`ExecutingFrame::run_outcome`), without adding a Rust stack frame.
     #[inline(always)]
     pub fn run_frame_fast(&self, iframe: &mut crate::frame::InterpreterFrame) -> PyResult {
+        let entry_state = self.enter_iframe(iframe)?;
+        self.run_entered_frame(iframe, entry_state)
+    }
+
+    /// [`run_frame_fast`](Self::run_frame_fast) for a call whose handler
+    /// checked the recursion limit and found native stack to spare
+    /// ([`native_call_has_room`](Self::native_call_has_room)): the frame is
+    /// linked with no check of its own.
+    #[inline(always)]
+    pub(crate) fn run_frame_fast_checked(
+        &self,
+        iframe: &mut crate::frame::InterpreterFrame,
+    ) -> PyResult {
+        let entry_state = self.link_iframe(iframe);
+        self.run_entered_frame(iframe, entry_state)
+    }
+
+    #[inline(always)]
+    fn run_entered_frame(
+        &self,
+        iframe: &mut crate::frame::InterpreterFrame,
+        entry_state: IframeEntryState,
+    ) -> PyResult {
         use crate::frame::ExecutionResult;
 
-        let entry_state = self.enter_iframe(iframe)?;
         let result = crate::frame::run_iframe(iframe, crate::frame::Flatten::GenResume, self);
 
         match result {
@@ -2544,6 +2573,64 @@ impl VirtualMachine {
         0
     }
 
+    /// Halfway between the top of this thread's stack and the soft limit:
+    /// calls to Python functions made above it run on the native stack, and
+    /// below it in their caller's dispatch loop, which takes no native stack,
+    /// so that the other half stays for what must recurse natively (built-ins
+    /// calling Python, `__init__`, operators' dunders).
+    #[cfg(all(not(miri), not(target_env = "musl")))]
+    fn calculate_native_call_floor() -> usize {
+        let (_, top) = Self::get_stack_bounds();
+        let soft_limit = Self::calculate_c_stack_soft_limit();
+        soft_limit + top.saturating_sub(soft_limit) / 2
+    }
+
+    /// Where the stack cannot be measured, every call runs in its caller's
+    /// dispatch loop.
+    #[cfg(any(miri, target_env = "musl"))]
+    fn calculate_native_call_floor() -> usize {
+        usize::MAX
+    }
+
+    /// Whether a call to a Python function may run its callee in a new
+    /// dispatch loop on the native stack (`vm.run_frame_fast`): the upper half
+    /// of the stack's usable room. Such a call costs less than one made in
+    /// the caller's loop (no caller record to keep, no loop state to rebuild
+    /// on return), but the loop takes native stack for each call; deeper
+    /// down, calls run in the caller's loop, as CPython 3.11 makes all of
+    /// them, so the recursion limit is what stops a deep recursion, however
+    /// high a snippet sets it.
+    #[cfg(all(not(miri), not(target_env = "musl")))]
+    #[inline(always)]
+    pub(crate) fn native_call_has_room(&self) -> bool {
+        // A local's address stands for the stack pointer: one instruction
+        // where `psm::stack_pointer` is a call, and the floor is half the
+        // stack away, so the few bytes between them do not matter.
+        let marker = 0u8;
+        core::ptr::addr_of!(marker) as usize > self.native_call_floor.get()
+    }
+
+    /// Lets calls to Python functions take native stack while it has room
+    /// (`true`, the default), or makes every one of them run in its caller's
+    /// dispatch loop (`false`), as they do once half the stack is used: for
+    /// tests of both ways of making a call.
+    #[doc(hidden)]
+    pub fn set_native_calls(&self, allowed: bool) {
+        self.native_call_floor.set(if allowed {
+            Self::calculate_native_call_floor()
+        } else {
+            usize::MAX
+        });
+    }
+
+    /// See the measured variant above: without a stack pointer to compare,
+    /// no call takes native stack.
+    #[cfg(any(miri, target_env = "musl"))]
+    #[inline(always)]
+    pub(crate) fn native_call_has_room(&self) -> bool {
+        false
+    }
+
     /// Check if we're near the C stack limit (like _Py_MakeRecCheck).
     /// One-sided: any stack pointer below the soft limit is in danger, since a
     /// single native frame can exceed the margin and step past it.
@@ -2581,9 +2668,7 @@ impl VirtualMachine {
         let counted_too_deep = false;
 
         if counted_too_deep || self.check_c_stack_overflow() {
-            return Err(
-                self.new_recursion_error(format!("maximum recursion depth exceeded {_where}"))
-            );
+            return Err(self.new_recursion_error(recursion_error_text(_where)));
         }
 
         #[cfg(any(miri, target_env = "musl"))]
@@ -3053,7 +3138,7 @@ impl VirtualMachine {
     // To be called right before raising the recursion depth.
     fn check_recursive_call(&self, _where: &str) -> PyResult<()> {
         if self.recursion_depth.get() >= self.recursion_limit.get() {
-            Err(self.new_recursion_error(format!("maximum recursion depth exceeded {_where}")))
+            Err(self.new_recursion_error(recursion_error_text(_where)))
         } else {
             Ok(())
         }
@@ -3888,6 +3973,19 @@ pub fn resolve_frozen_alias(name: &str) -> &str {
         "__phello__.ham.__init__" => "<__phello__.ham",
         "__hello_only__" => "",
         _ => name,
+    }
+}
+
+/// CPython's `RecursionError` text: "maximum recursion depth exceeded", then
+/// where it happened ("while calling a Python object", "during
+/// compilation"), if anywhere but a Python call. Callers write `where` with
+/// or without its leading space.
+fn recursion_error_text(place: &str) -> String {
+    let place = place.trim_start();
+    if place.is_empty() {
+        "maximum recursion depth exceeded".to_owned()
+    } else {
+        format!("maximum recursion depth exceeded {place}")
     }
 }
 
