@@ -5987,9 +5987,10 @@ impl ExecutingFrame<'_> {
             Instruction::CallFunctionEx => {
                 // Stack: [callable, self_or_null, args_tuple, kwargs_or_null]
                 let args = self.collect_ex_args(vm)?;
-                // A Python function's frame is bound here and run in this
-                // loop, as a `CALL` of one is (decorators forward
-                // `f(*args, **kwargs)` on every call).
+                // Past the native stack's floor, a Python function's frame is
+                // bound here and run in this loop, as a `CALL` of one is
+                // there (decorators forward `f(*args, **kwargs)` on every
+                // call); above it, `execute_call` runs it natively.
                 if let Some(func) = self.nth_value(1).downcast_ref_if_exact::<PyFunction>(vm)
                     && self.can_bind_call_in_loop(func, vm)
                 {
@@ -12910,8 +12911,9 @@ impl ExecutingFrame<'_> {
     /// of the keywords `kwnames` names. Defaults, keywords, `*args` and
     /// `**kwargs` are bound as `vectorcall_function` binds them, and a call
     /// that does not fit the signature raises here, in the caller, as it
-    /// does there. CPython 3.11 pushes the frame of every Python function
-    /// call this way.
+    /// does there. Handlers take this way once the native stack is past its
+    /// floor ([`VirtualMachine::native_call_has_room`]); above it they call
+    /// `vectorcall_function`, which costs less.
     ///
     /// The caller checked what the loop needs of the callee: an exact,
     /// untraced, non-generator, non-JIT function, and room under the
@@ -12971,17 +12973,18 @@ impl ExecutingFrame<'_> {
         }
     }
 
-    /// Whether a call of `func` can be made in the dispatch loop, with its
-    /// frame bound by [`tailcall_bind_frame`](Self::tailcall_bind_frame): a
+    /// Whether a call of `func` is to be made in the dispatch loop, with its
+    /// frame bound by [`tailcall_bind_frame`](Self::tailcall_bind_frame): the
+    /// native stack past its floor (above it the call runs natively), a
     /// plain function, nothing tracing, and room under the recursion limit
     /// (a call past it takes the path that raises `RecursionError`).
     #[inline]
     fn can_bind_call_in_loop(&self, func: &Py<PyFunction>, vm: &VirtualMachine) -> bool {
-        !func.is_generator_like()
+        !vm.native_call_has_room()
+            && !func.is_generator_like()
             && !func.is_jitted()
             && !self.specialization_eval_frame_active(vm)
             && !self.specialization_call_recursion_guard(vm)
-            && !vm.native_call_has_room()
     }
 
     /// Prepare a callee frame for a bound method TailCall.
