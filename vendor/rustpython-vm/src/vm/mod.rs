@@ -1253,6 +1253,7 @@ impl VirtualMachine {
         let profile_func = RefCell::new(ctx.none());
         let trace_func = RefCell::new(ctx.none());
         let signal_handlers = OnceCell::from(SignalHandlers::default());
+        let (soft_limit, native_call_floor) = Self::calculate_stack_limits();
 
         let vm = Self {
             builtins,
@@ -1277,8 +1278,8 @@ impl VirtualMachine {
             recursion_depth: Cell::new(0),
             #[cfg(any(miri, target_env = "musl"))]
             native_recursion_depth: Cell::new(0),
-            c_stack_soft_limit: Cell::new(Self::calculate_c_stack_soft_limit()),
-            native_call_floor: Cell::new(Self::calculate_native_call_floor()),
+            c_stack_soft_limit: Cell::new(soft_limit),
+            native_call_floor: Cell::new(native_call_floor),
             async_gen_firstiter: RefCell::new(None),
             async_gen_finalizer: RefCell::new(None),
             asyncio_running_loop: RefCell::new(None),
@@ -2552,19 +2553,6 @@ impl VirtualMachine {
         }
     }
 
-    /// Calculate the C stack soft limit based on actual stack boundaries.
-    /// soft_limit = base + 2 * margin (for downward-growing stacks).
-    /// The margin is clamped to half the stack so threads created with a stack
-    /// smaller than 2 * (2 * margin) still get usable headroom instead of a
-    /// soft limit above their stack top (which would trip on entry).
-    #[cfg(all(not(miri), not(target_env = "musl")))]
-    fn calculate_c_stack_soft_limit() -> usize {
-        let (base, top) = Self::get_stack_bounds();
-        let stack_size = top.saturating_sub(base);
-        let margin = (Self::STACK_MARGIN_BYTES * 2).min(stack_size / 2);
-        base + margin
-    }
-
     /// Musl currently reports stack bounds in a way that trips the VM's
     /// native stack guard during frozen stdlib bootstrap, so keep the Python
     /// recursion limit as the only guard there.
@@ -2580,9 +2568,31 @@ impl VirtualMachine {
     /// calling Python, `__init__`, operators' dunders).
     #[cfg(all(not(miri), not(target_env = "musl")))]
     fn calculate_native_call_floor() -> usize {
-        let (_, top) = Self::get_stack_bounds();
-        let soft_limit = Self::calculate_c_stack_soft_limit();
-        soft_limit + top.saturating_sub(soft_limit) / 2
+        Self::calculate_stack_limits().1
+    }
+
+    /// The C stack soft limit (`base + 2 * margin` for a downward-growing
+    /// stack; the margin is clamped to half the stack, so that threads made
+    /// with a stack smaller than `2 * (2 * margin)` still get usable headroom
+    /// instead of a soft limit above their stack top, which would trip on
+    /// entry) and the native call floor, from one reading of the stack's
+    /// bounds (on a process's main thread that reading parses
+    /// `/proc/self/maps`).
+    #[cfg(all(not(miri), not(target_env = "musl")))]
+    fn calculate_stack_limits() -> (usize, usize) {
+        let (base, top) = Self::get_stack_bounds();
+        let stack_size = top.saturating_sub(base);
+        let margin = (Self::STACK_MARGIN_BYTES * 2).min(stack_size / 2);
+        let soft_limit = base + margin;
+        (soft_limit, soft_limit + top.saturating_sub(soft_limit) / 2)
+    }
+
+    #[cfg(any(miri, target_env = "musl"))]
+    fn calculate_stack_limits() -> (usize, usize) {
+        (
+            Self::calculate_c_stack_soft_limit(),
+            Self::calculate_native_call_floor(),
+        )
     }
 
     /// Where the stack cannot be measured, every call runs in its caller's
