@@ -1333,6 +1333,76 @@ result = repr((runs[0] == runs[2], len(runs[2]), runs[2][:20], runs[2][-1], erro
         );
     }
 
+    /// A range iterator's position, a list's mutation count, a generator's running claim and a
+    /// frame's owner change without locked instructions in a VM built without `threading` (each is
+    /// one thread's); what a run sees of them is CPython 3.11's (and 3.13's): a loop's position,
+    /// `__length_hint__` and `__setstate__`, a long range, nested and abandoned loops, a list changed
+    /// during its sort and during a loop over it, `generator already executing`, `gi_running` and
+    /// `f_back` while a generator runs, and `send`.
+    #[test]
+    fn range_list_and_generator_state_behaves_as_cpython() {
+        assert_module_result(
+            r#"import sys
+out = []
+# range iterators: position, length hint, pickling state, a long range
+it = iter(range(3, 30, 4))
+out.append((next(it), next(it), it.__length_hint__()))
+it2 = iter(range(0))
+it2.__setstate__(5)
+out.append(list(it2))
+it3 = iter(range(10))
+it3.__setstate__(7)
+out.append((list(it3), it3.__length_hint__()))
+big = iter(range(2**64, 2**64 + 10, 3))
+out.append((next(big), big.__length_hint__(), list(big)))
+# the loop's own step, nested and abandoned
+acc = []
+for i in range(3):
+    for j in range(i, 3):
+        acc.append((i, j))
+        if j == 1:
+            break
+out.append(acc)
+# a list changed during a sort, and while another loop walks it
+xs = [3, 1, 2]
+def key(v):
+    xs.append(v)
+    return v
+try:
+    xs.sort(key=key)
+except ValueError as e:
+    out.append(str(e))
+ys = [1, 2, 3]
+seen = []
+for v in ys:
+    seen.append(v)
+    if v == 1:
+        ys.append(4)
+out.append(seen)
+# generators: already executing, frames while suspended and resumed
+def g():
+    yield sys._getframe().f_back.f_code.co_name
+    yield gen.gi_running
+    try:
+        next(gen)
+    except ValueError as e:
+        yield str(e)
+gen = g()
+def outer():
+    return list(gen)
+out.append((outer(), gen.gi_running, gen.gi_frame))
+def counter():
+    n = 0
+    while True:
+        n = yield n
+c = counter()
+next(c)
+out.append([c.send(k) for k in range(4)] + [c.gi_running, c.gi_suspended if hasattr(c, "gi_suspended") else None])
+result = repr(out)"#,
+            r#"[(3, 7, 5), [], ([7, 8, 9], 0), (18446744073709551616, 3, [18446744073709551619, 18446744073709551622, 18446744073709551625]), [(0, 0), (0, 1), (1, 1), (2, 2)], 'list modified during sort', [1, 2, 3, 4], (['outer', True, 'generator already executing'], False, None), [0, 1, 2, 3, False, True]]"#,
+        );
+    }
+
     /// A loop's backward jump tests for a tracer inline and reports the 'line' event of an edge
     /// that stays on one line out of line: traced, a `for` loop written on one line still reports
     /// that line once per iteration (CPython 3.11's events), and untraced it reports nothing.

@@ -10,6 +10,7 @@ use crate::{
     vm::GenFrameLink,
 };
 use crossbeam_utils::atomic::AtomicCell;
+use rustpython_common::atomic::{Ordering, PyAtomic, Radium};
 
 impl ExecutionResult {
     /// Turn an ExecutionResult into a PyResult that would be returned from a generator or coroutine
@@ -39,7 +40,10 @@ pub struct Coro {
     /// `f_executable`; survives `_PyFrame_ClearExceptCode`.
     code: PyRef<PyCode>,
     pub closed: AtomicCell<bool>, // TODO: https://github.com/RustPython/RustPython/pull/3183#discussion_r720560652
-    running: AtomicCell<bool>,
+    /// Held by the thread resuming the frame ([`RunningGuard`]). A plain cell
+    /// without the `threading` feature, where no other thread can resume it:
+    /// an atomic claim there was a locked instruction on every resume.
+    running: PyAtomic<bool>,
     // _weakreflist
     name: PyMutex<PyStrRef>,
     qualname: PyMutex<PyStrRef>,
@@ -71,7 +75,7 @@ struct RunningGuard<'a>(&'a Coro);
 
 impl Drop for RunningGuard<'_> {
     fn drop(&mut self) {
-        self.0.running.store(false);
+        self.0.running.store(false, Ordering::Release);
     }
 }
 
@@ -233,7 +237,7 @@ impl Coro {
             frame: Some(frame).into(),
             code,
             closed: AtomicCell::new(false),
-            running: AtomicCell::new(false),
+            running: Radium::new(false),
             exception: PyAtomicRef::from(None),
             name: PyMutex::new(name),
             qualname: PyMutex::new(qualname),
@@ -286,7 +290,11 @@ impl Coro {
     /// What the resume depends on -- whether the generator is closed, and
     /// whether it has started -- has to be read from here onwards.
     fn claim(&self, jen: &PyObject, vm: &VirtualMachine) -> PyResult<RunningGuard<'_>> {
-        if self.running.compare_exchange(false, true).is_err() {
+        if self
+            .running
+            .compare_exchange(false, true, Ordering::Acquire, Ordering::Relaxed)
+            .is_err()
+        {
             return Err(vm.new_value_error(format!("{} already executing", gen_name(jen, vm))));
         }
         Ok(RunningGuard(self))
@@ -507,12 +515,12 @@ impl Coro {
 
     pub fn suspended(&self) -> bool {
         !self.closed.load()
-            && !self.running.load()
+            && !self.running.load(Ordering::Acquire)
             && self.frame_opt().is_some_and(|f| f.lasti() > 0)
     }
 
     pub fn running(&self) -> bool {
-        self.running.load()
+        self.running.load(Ordering::Acquire)
     }
 
     pub fn closed(&self) -> bool {

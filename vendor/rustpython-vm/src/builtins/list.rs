@@ -31,14 +31,18 @@ use alloc::fmt;
 use core::cell::Cell;
 use core::ops::DerefMut;
 use core::ptr::NonNull;
-use core::sync::atomic::{AtomicU32, Ordering};
+use core::sync::atomic::Ordering;
 use num_traits::ToPrimitive;
+use rustpython_common::atomic::{PyAtomic, Radium};
 
 #[pyclass(module = false, name = "list", unhashable = true, traverse = "manual")]
 #[derive(Default)]
 pub struct PyList {
     elements: PyRwLock<Vec<PyObjectRef>>,
-    mutation_counter: AtomicU32,
+    /// Bumped by each mutable borrow of the elements. A plain cell without
+    /// the `threading` feature, where a list never leaves its thread: an
+    /// atomic add there was a locked instruction on every `append`.
+    mutation_counter: PyAtomic<u32>,
 }
 
 impl fmt::Debug for PyList {
@@ -52,7 +56,7 @@ impl From<Vec<PyObjectRef>> for PyList {
     fn from(elements: Vec<PyObjectRef>) -> Self {
         Self {
             elements: PyRwLock::new(elements),
-            mutation_counter: AtomicU32::new(0),
+            mutation_counter: Radium::new(0),
         }
     }
 }

@@ -2,6 +2,7 @@ use super::{
     PyGenericAlias, PyInt, PyIntRef, PySlice, PyTupleRef, PyType, PyTypeRef, builtins_iter,
     tuple::tuple_hash,
 };
+use crate::common::atomic::{PyAtomic, Radium};
 use crate::common::lock::LazyLock;
 use crate::{
     AsObject, Context, Py, PyObject, PyObjectRef, PyPayload, PyRef, PyResult, TryFromObject,
@@ -18,7 +19,7 @@ use crate::{
 use core::cell::Cell;
 use core::cmp::max;
 use core::ptr::NonNull;
-use crossbeam_utils::atomic::AtomicCell;
+use core::sync::atomic::Ordering::Relaxed;
 use malachite_bigint::{BigInt, Sign};
 use num_integer::Integer;
 use num_traits::{One, Signed, ToPrimitive, Zero};
@@ -351,7 +352,7 @@ impl Py<PyRange> {
             (start.to_isize(), step.to_isize(), new_stop.to_isize())
         {
             PyRangeIterator {
-                index: AtomicCell::new(0),
+                index: Radium::new(0),
                 start,
                 step,
                 // Cannot fail. If start, stop and step all successfully convert to isize, then result of zelf.len will
@@ -361,7 +362,7 @@ impl Py<PyRange> {
             .into_pyobject(vm)
         } else {
             PyLongRangeIterator {
-                index: AtomicCell::new(0),
+                index: Radium::new(0),
                 start,
                 step,
                 length,
@@ -519,7 +520,7 @@ impl Iterable for PyRange {
             (start + step).to_isize(),
         ) {
             Ok(PyRangeIterator {
-                index: AtomicCell::new(0),
+                index: Radium::new(0),
                 start,
                 step,
                 // Cannot fail. If start, stop and step all successfully convert to isize, then result of zelf.len will
@@ -529,7 +530,7 @@ impl Iterable for PyRange {
             .into_pyobject(vm))
         } else {
             Ok(PyLongRangeIterator {
-                index: AtomicCell::new(0),
+                index: Radium::new(0),
                 start: start.clone(),
                 step: step.clone(),
                 length,
@@ -553,7 +554,7 @@ impl Representable for PyRange {
 
 // Semantically, this is the same as the previous representation.
 //
-// Unfortunately, since AtomicCell requires a Copy type, no BigInt implementations can
+// Unfortunately, since the index is a machine integer, no BigInt implementations can
 // generally be used. As such, usize::MAX is the upper bound on number of elements (length)
 // the range can contain in RustPython.
 //
@@ -562,7 +563,7 @@ impl Representable for PyRange {
 #[pyclass(module = false, name = "longrange_iterator")]
 #[derive(Debug)]
 pub(crate) struct PyLongRangeIterator {
-    index: AtomicCell<usize>,
+    index: PyAtomic<usize>,
     start: BigInt,
     step: BigInt,
     length: BigInt,
@@ -579,7 +580,7 @@ impl PyPayload for PyLongRangeIterator {
 impl Py<PyLongRangeIterator> {
     #[pymethod]
     fn __length_hint__(&self) -> BigInt {
-        let index = BigInt::from(self.index.load());
+        let index = BigInt::from(self.index.load(Relaxed));
         if index < self.length {
             self.length.clone() - index
         } else {
@@ -589,7 +590,8 @@ impl Py<PyLongRangeIterator> {
 
     #[pymethod]
     fn __setstate__(&self, state: PyObjectRef, vm: &VirtualMachine) -> PyResult<()> {
-        self.index.store(range_state(&self.length, &state, vm)?);
+        self.index
+            .store(range_state(&self.length, &state, vm)?, Relaxed);
         Ok(())
     }
 
@@ -599,7 +601,7 @@ impl Py<PyLongRangeIterator> {
             self.start.clone(),
             self.length.clone(),
             self.step.clone(),
-            self.index.load(),
+            self.index.load(Relaxed),
             vm,
         )
     }
@@ -611,7 +613,7 @@ impl IterNext for PyLongRangeIterator {
         // TODO: In pathological case (index == usize::MAX) this can wrap around
         // (since fetch_add wraps). This would result in the iterator spinning again
         // from the beginning.
-        let index = BigInt::from(zelf.index.fetch_add(1));
+        let index = BigInt::from(zelf.index.fetch_add(1, Relaxed));
         let r = if index < zelf.length {
             let value = zelf.start.clone() + index * zelf.step.clone();
             PyIterReturn::Return(vm.ctx.new_int(value).into())
@@ -627,7 +629,7 @@ impl IterNext for PyLongRangeIterator {
 #[pyclass(module = false, name = "range_iterator")]
 #[derive(Debug)]
 pub(crate) struct PyRangeIterator {
-    index: AtomicCell<usize>,
+    index: PyAtomic<usize>,
     start: isize,
     step: isize,
     length: usize,
@@ -644,14 +646,16 @@ impl PyPayload for PyRangeIterator {
 impl Py<PyRangeIterator> {
     #[pymethod]
     fn __length_hint__(&self) -> usize {
-        let index = self.index.load();
+        let index = self.index.load(Relaxed);
         self.length.saturating_sub(index)
     }
 
     #[pymethod]
     fn __setstate__(&self, object: PyObjectRef, vm: &VirtualMachine) -> PyResult<()> {
-        self.index
-            .store(range_state(&BigInt::from(self.length), &object, vm)?);
+        self.index.store(
+            range_state(&BigInt::from(self.length), &object, vm)?,
+            Relaxed,
+        );
         Ok(())
     }
 
@@ -661,7 +665,7 @@ impl Py<PyRangeIterator> {
             BigInt::from(self.start),
             BigInt::from(self.length),
             BigInt::from(self.step),
-            self.index.load(),
+            self.index.load(Relaxed),
             vm,
         )
     }
@@ -671,7 +675,7 @@ impl PyRangeIterator {
     /// Fast path for FOR_ITER specialization. Returns the next isize value
     /// without allocating PyInt or PyIterReturn.
     pub(crate) fn fast_next(&self) -> Option<isize> {
-        let index = self.index.fetch_add(1);
+        let index = self.index.fetch_add(1, Relaxed);
         if index < self.length {
             Some(self.start + (index as isize) * self.step)
         } else {

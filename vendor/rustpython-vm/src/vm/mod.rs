@@ -2733,10 +2733,7 @@ impl VirtualMachine {
         } else {
             None
         };
-        let old_owner = frame.iframe().owner.swap(
-            crate::frame::FrameOwner::Thread as i8,
-            core::sync::atomic::Ordering::AcqRel,
-        );
+        let old_owner = frame.iframe().claim_owner_for_run();
 
         let result = self.dispatch_traced_frame(&frame, |frame| f(frame.to_owned()));
 
@@ -2984,10 +2981,7 @@ impl VirtualMachine {
         }
         // Push generator's exc_info slot onto the chain
         self.push_exception(exc);
-        let old_owner = frame.iframe().owner.swap(
-            crate::frame::FrameOwner::Thread as i8,
-            core::sync::atomic::Ordering::AcqRel,
-        );
+        let old_owner = frame.iframe().claim_owner_for_run();
         Ok(GenFrameLink {
             old_chain,
             old_owner,

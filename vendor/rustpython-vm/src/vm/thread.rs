@@ -1068,8 +1068,21 @@ pub fn set_current_frame(frame: *const InterpreterFrame) -> *const InterpreterFr
                 }
             }
         }
-        cache.current_frame.swap(frame as usize, Ordering::Relaxed)
+        replace_current_frame(cache, frame)
     }) as *const InterpreterFrame
+}
+
+/// Put `frame` in this thread's `current_frame` slot and return what it held.
+///
+/// The slot is thread-local, so this thread is its only writer: a load and a
+/// store do what `swap` would, without the locked instruction (a full barrier)
+/// that `swap` compiles to, twice on every call of a Python function. A signal
+/// handler on this thread still reads a whole pointer, old or new.
+#[inline(always)]
+fn replace_current_frame(cache: &FrameSlotCache, frame: *const InterpreterFrame) -> usize {
+    let old = cache.current_frame.load(Ordering::Relaxed);
+    cache.current_frame.store(frame as usize, Ordering::Relaxed);
+    old
 }
 
 /// Lightweight version that only writes to TLS `current_frame`, returning
@@ -1078,8 +1091,7 @@ pub fn set_current_frame(frame: *const InterpreterFrame) -> *const InterpreterFr
 #[inline(always)]
 #[must_use]
 pub fn set_current_frame_nosave(frame: *const InterpreterFrame) -> *const InterpreterFrame {
-    FRAME_SLOT_CACHE.with(|cache| cache.current_frame.swap(frame as usize, Ordering::Relaxed))
-        as *const InterpreterFrame
+    FRAME_SLOT_CACHE.with(|cache| replace_current_frame(cache, frame)) as *const InterpreterFrame
 }
 
 /// Get the current thread's top InterpreterFrame pointer.
