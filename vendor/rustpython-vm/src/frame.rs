@@ -1005,8 +1005,10 @@ pub struct InterpreterFrame {
     pub(crate) previous: PyAtomic<usize>,
     /// Who owns this frame. Mirrors `_PyInterpreterFrame.owner`.
     /// Used by `frame.clear()` to reject clearing an executing frame,
-    /// even when called from a different thread.
-    pub(crate) owner: atomic::AtomicI8,
+    /// even when called from a different thread. A plain cell without the
+    /// `threading` feature, as `previous` is: no other thread sees the frame,
+    /// and a `swap` there would be a locked instruction on every resume.
+    pub(crate) owner: PyAtomic<i8>,
     /// Base pointer of the datastack allocation when this frame and its
     /// localsplus are bump-allocated together. Null for heap-backed frames.
     pub(crate) datastack_base: *mut u8,
@@ -1030,27 +1032,6 @@ unsafe impl Send for InterpreterFrame {}
 unsafe impl Sync for InterpreterFrame {}
 
 impl InterpreterFrame {
-    /// Make the thread about to run this frame its owner
-    /// ([`FrameOwner::Thread`]) and return the owner it had, for the caller to
-    /// put back. Without the `threading` feature no other thread sees the
-    /// frame, so a load and a store do what `swap` does there, without its
-    /// locked instruction (a full barrier on x86) on each generator resume.
-    #[inline(always)]
-    pub(crate) fn claim_owner_for_run(&self) -> i8 {
-        #[cfg(feature = "threading")]
-        {
-            self.owner
-                .swap(FrameOwner::Thread as i8, atomic::Ordering::AcqRel)
-        }
-        #[cfg(not(feature = "threading"))]
-        {
-            let old = self.owner.load(atomic::Ordering::Relaxed);
-            self.owner
-                .store(FrameOwner::Thread as i8, atomic::Ordering::Relaxed);
-            old
-        }
-    }
-
     /// Construct a new InterpreterFrame with raw pointers set from the given references.
     ///
     /// For FrameObject-owned frames, `init_iframe_ptrs` patches the pointers
@@ -1146,7 +1127,7 @@ impl InterpreterFrame {
             prev_line: core::cell::Cell::new(prev_line),
             generator: PyAtomicBorrow::new(),
             previous: Radium::new(0),
-            owner: atomic::AtomicI8::new(owner as i8),
+            owner: Radium::new(owner as i8),
             datastack_base: core::ptr::null_mut(),
             materialized: Radium::new(0),
             cold: OnceCell::new(),
@@ -1453,7 +1434,7 @@ impl InterpreterFrame {
             // iframe, frame.clear() would reject the frame with "cannot clear
             // an executing frame"; `attached_tid` carries the "still running"
             // half of that state instead, so the owner field does not have to.
-            owner: atomic::AtomicI8::new(FrameOwner::FrameObject as i8),
+            owner: Radium::new(FrameOwner::FrameObject as i8),
             datastack_base: core::ptr::null_mut(),
             materialized: Radium::new(0),
             cold: OnceCell::from(Box::new(FrameColdData {
@@ -1534,7 +1515,7 @@ impl InterpreterFrame {
             prev_line: core::cell::Cell::new(self.prev_line.get()),
             generator: PyAtomicBorrow::new(),
             previous: Radium::new(0),
-            owner: atomic::AtomicI8::new(FrameOwner::FrameObject as i8),
+            owner: Radium::new(FrameOwner::FrameObject as i8),
             datastack_base: core::ptr::null_mut(),
             materialized: Radium::new(0),
             cold: OnceCell::new(),

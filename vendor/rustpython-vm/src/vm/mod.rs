@@ -55,6 +55,9 @@ use core::{
     sync::atomic::{AtomicBool, AtomicI64, AtomicU64, Ordering},
 };
 use crossbeam_utils::atomic::AtomicCell;
+// The frame fields kept in `PyAtomic` (a `Cell` without `threading`).
+#[allow(unused_imports)]
+use rustpython_common::atomic::Radium as _;
 use std::{
     collections::{HashMap, HashSet},
     ffi::{OsStr, OsString},
@@ -2733,7 +2736,13 @@ impl VirtualMachine {
         } else {
             None
         };
-        let old_owner = frame.iframe().claim_owner_for_run();
+        // Through `Radium`: without `threading` the owner is a `Cell`, whose
+        // own `swap` exchanges two cells.
+        let old_owner = rustpython_common::atomic::Radium::swap(
+            &frame.iframe().owner,
+            crate::frame::FrameOwner::Thread as i8,
+            core::sync::atomic::Ordering::AcqRel,
+        );
 
         let result = self.dispatch_traced_frame(&frame, |frame| f(frame.to_owned()));
 
@@ -2981,7 +2990,13 @@ impl VirtualMachine {
         }
         // Push generator's exc_info slot onto the chain
         self.push_exception(exc);
-        let old_owner = frame.iframe().claim_owner_for_run();
+        // Through `Radium`: without `threading` the owner is a `Cell`, whose
+        // own `swap` exchanges two cells.
+        let old_owner = rustpython_common::atomic::Radium::swap(
+            &frame.iframe().owner,
+            crate::frame::FrameOwner::Thread as i8,
+            core::sync::atomic::Ordering::AcqRel,
+        );
         Ok(GenFrameLink {
             old_chain,
             old_owner,
