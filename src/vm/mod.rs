@@ -1403,6 +1403,129 @@ result = repr(out)"#,
         );
     }
 
+    /// A class call whose `__init__` the dispatch loop runs in a frame of its own (the specialised
+    /// instantiation, `CALL_ALLOC_AND_ENTER_INIT`) behaves as CPython 3.13's: the caller `__init__`
+    /// sees, `__init__() should return None` for a value and for a generator `__init__`, an exception
+    /// raised in `__init__` and its traceback, `__init__` building its own class 200 deep and without
+    /// end, a subclass, and every call counted, with calls taking native stack and without.
+    #[test]
+    fn class_instantiation_runs_init_as_cpython() {
+        assert_module_result_both_call_ways(
+            r#"import sys
+out = []
+class P:
+    def __init__(self, a, b):
+        self.a = a
+        self.b = b
+        self.caller = sys._getframe().f_back.f_code.co_name
+def make():
+    return [P(i, i * 2) for i in range(20)]
+ps = make()
+out.append([(p.a, p.b, p.caller) for p in ps[:3]])
+def seen(make_one):
+    outcomes = {}
+    for k in range(20):
+        try:
+            make_one(k)
+            outcome = "made"
+        except Exception as e:
+            outcome = (type(e).__name__, str(e))
+        outcomes[outcome] = outcomes.get(outcome, 0) + 1
+    return sorted(outcomes.items(), key=repr)
+class Bad:
+    def __init__(self, x):
+        return x
+out.append(seen(lambda k: Bad(k)))
+class Gen:
+    def __init__(self, x):
+        yield x
+out.append(seen(lambda k: Gen(k)))
+class Raises:
+    def __init__(self, x):
+        raise KeyError(x % 2)
+def build(n):
+    return Raises(n)
+tracebacks = set()
+for k in range(20):
+    try:
+        build(k)
+    except KeyError as e:
+        tb = e.__traceback__
+        names = []
+        while tb is not None:
+            names.append(tb.tb_frame.f_code.co_name)
+            tb = tb.tb_next
+        tracebacks.add((e.args, tuple(names)))
+out.append(sorted(tracebacks))
+class Deep:
+    def __init__(self, n):
+        self.child = Deep(n - 1) if n else None
+def depth(d):
+    n = 0
+    while d is not None:
+        d = d.child
+        n += 1
+    return n
+out.append(depth(Deep(200)))
+class Rec:
+    def __init__(self):
+        Rec()
+try:
+    Rec()
+except RecursionError:
+    out.append("RecursionError")
+class Sub(P):
+    pass
+out.append([vars(Sub(i, -i)) for i in range(20)][:2])
+counter = []
+class Counted:
+    def __init__(self, v):
+        counter.append(v)
+for i in range(30):
+    Counted(i)
+out.append(counter == list(range(30)))
+result = repr(out)"#,
+            r#"[[(0, 0, 'make'), (1, 2, 'make'), (2, 4, 'make')], [(('TypeError', "__init__() should return None, not 'int'"), 20)], [(('TypeError', "__init__() should return None, not 'generator'"), 20)], [((0,), ('<module>', 'build', '__init__')), ((1,), ('<module>', 'build', '__init__'))], 201, 'RecursionError', [{'a': 0, 'b': 0, 'caller': '<module>'}, {'a': 1, 'b': -1, 'caller': '<module>'}], True]"#,
+        );
+    }
+
+    /// An object's weak references end with it, as CPython 3.13's do, now that an object dying with
+    /// none skips the list's lock: each callback runs once, `weakref.ref` hands back its one
+    /// callback-less reference, a `WeakValueDictionary` loses exactly the entries whose values died,
+    /// and a thousand objects with no weak reference die without running any callback.
+    #[test]
+    fn weak_references_end_with_their_object_as_cpython() {
+        assert_module_result(
+            r#"import weakref
+out = []
+class Node:
+    pass
+died = []
+for i in range(20):
+    n = Node()
+    r = weakref.ref(n, lambda ref, i=i: died.append(i))
+    same = weakref.ref(n) is weakref.ref(n)
+    del n
+    out.append((r() is None, same))
+out.append((sorted(set(out)), died == list(range(20))))
+out = out[-1:]
+cache = weakref.WeakValueDictionary()
+keep = [Node() for _ in range(5)]
+for i, k in enumerate(keep):
+    cache[i] = k
+for i in range(20):
+    cache[100 + i] = Node()
+out.append(sorted(cache.keys()))
+del keep[0]
+out.append(sorted(cache.keys()))
+plain = [Node() for _ in range(1000)]
+del plain
+out.append(len(died))
+result = repr(out)"#,
+            r#"[([(True, True)], True), [0, 1, 2, 3, 4], [1, 2, 3, 4], 20]"#,
+        );
+    }
+
     /// A loop's backward jump tests for a tracer inline and reports the 'line' event of an edge
     /// that stays on one line out of line: traced, a `for` loop written on one line still reports
     /// that line once per iteration (CPython 3.11's events), and untraced it reports nothing.

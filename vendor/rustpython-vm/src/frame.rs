@@ -2952,6 +2952,19 @@ unsafe impl Send for InlineCall {}
 // SAFETY: as above; no two threads ever reach the same record.
 unsafe impl Sync for InlineCall {}
 
+/// `__init__() should return None`: what a class call makes of what its
+/// `__init__` returned.
+fn check_init_returned_none(init_result: &PyObject, vm: &VirtualMachine) -> PyResult<()> {
+    if vm.is_none(init_result) {
+        Ok(())
+    } else {
+        Err(vm.new_type_error(format!(
+            "__init__() should return None, not '{:.200}'",
+            init_result.class().name()
+        )))
+    }
+}
+
 /// Free a finished callee's data stack frame.
 ///
 /// # Safety
@@ -3807,14 +3820,52 @@ impl ExecutingFrame<'_> {
             .map(|slot| slot.take().expect("arg slot must be filled"));
 
         let init_result = init_func.invoke_prepared_exact_args(taken, vm)?;
-
-        if !vm.is_none(&init_result) {
-            return Err(vm.new_type_error(format!(
-                "__init__() should return None, not '{:.200}'",
-                init_result.class().name()
-            )));
-        }
+        check_init_returned_none(&init_result, vm)?;
         Ok(new_obj)
+    }
+
+    /// `CALL_ALLOC_AND_ENTER_INIT` with native stack to spare: `__init__`'s
+    /// frame is built on the data stack with `new_obj` as `self` and the
+    /// call's arguments moved straight from this frame's stack, as
+    /// [`tailcall_prepare_frame`](Self::tailcall_prepare_frame) builds a
+    /// plain call's, and run as [`make_prepared_call`](Self::make_prepared_call)
+    /// runs one; then `new_obj` takes the call's place on the stack. This
+    /// leaves out the argument buffer and the checked frame entry of
+    /// [`specialization_run_init`](Self::specialization_run_init), which a
+    /// class instantiation otherwise pays for. The caller checked what that
+    /// needs: an exact-argument, non-generator `__init__`, no tracer, and room
+    /// under the recursion limit and on the data stack.
+    fn enter_init_frame(
+        &mut self,
+        new_obj: PyObjectRef,
+        init_func: PyRef<PyFunction>,
+        nargs: u32,
+        vm: &VirtualMachine,
+    ) -> FrameResult {
+        // SAFETY: `init_func` is owned here and dropped only after the frame
+        // is released below, so what the frame borrows of it stays alive.
+        let callee: *mut InterpreterFrame = unsafe { init_func.push_empty_call_frame(vm) };
+        {
+            // SAFETY: the frame was just built and nothing else refers to it.
+            let fastlocals = unsafe { (*callee).localsplus.fastlocals_mut() };
+            fastlocals[0] = Some(new_obj.clone());
+            self.localsplus
+                .stack_move_top_into(&mut fastlocals[1..=nargs as usize]);
+        }
+        self.localsplus.stack_discard_null();
+        // The class: `new_obj` holds a reference of its own to it.
+        drop(self.pop_value());
+        // SAFETY: the frame is this thread's, on its data stack, and the
+        // recursion limit was checked by the caller.
+        let result = vm.run_frame_fast_checked(unsafe { &mut *callee });
+        // SAFETY: the call has returned or raised; its storage is the top of
+        // the data stack and no `ExecutingFrame` refers to it.
+        unsafe { release_inline_callee(callee, vm) };
+        drop(init_func);
+        let init_result = result?;
+        check_init_returned_none(&init_result, vm)?;
+        self.push_value(new_obj);
+        Ok(None)
     }
 
     #[inline(always)]
@@ -7394,12 +7445,7 @@ impl ExecutingFrame<'_> {
             Instruction::ExitInitCheck => {
                 // Check that __init__ returned None
                 let should_be_none = self.pop_value();
-                if !vm.is_none(&should_be_none) {
-                    return Err(vm.new_type_error(format!(
-                        "__init__() should return None, not '{:.200}'",
-                        should_be_none.class().name()
-                    )));
-                }
+                check_init_returned_none(&should_be_none, vm)?;
                 Ok(None)
             }
             Instruction::CleanupThrow => {
@@ -8240,6 +8286,9 @@ impl ExecutingFrame<'_> {
                     // Allocate object directly (tp_new == object.__new__, tp_alloc == generic).
                     let cls_ref = cls.to_owned();
                     let new_obj = cls_alloc(cls_ref, 0, vm)?;
+                    if vm.native_call_has_room() && !init_func.is_generator_like() {
+                        return self.enter_init_frame(new_obj, init_func, nargs, vm);
+                    }
 
                     // Stage args as [new_obj, arg1, ..., argN]; slot 0 is
                     // filled by the init runner.

@@ -1072,7 +1072,7 @@ impl Py<PyFunction> {
     ///
     /// # Safety
     /// As for `push_vectorcall_frame`.
-    unsafe fn push_empty_call_frame<'a>(
+    pub(crate) unsafe fn push_empty_call_frame<'a>(
         &self,
         vm: &VirtualMachine,
     ) -> &'a mut crate::frame::InterpreterFrame {

@@ -963,6 +963,14 @@ impl WeakRefList {
     /// Called when the owner object is being dropped.
     // PyObject_ClearWeakRefs
     fn clear(&self, obj: &PyObject) {
+        // Most objects die with no weak reference: nothing to take the lock
+        // for. Making one needs a strong reference, which a dying object has
+        // no more of, so none can appear after this read (CPython's
+        // `PyObject_ClearWeakRefs` reads its list the same way).
+        if self.head.load(Ordering::Relaxed).is_null() {
+            debug_assert!(self.generic.load(Ordering::Relaxed).is_null());
+            return;
+        }
         let obj_addr = obj as *const PyObject as usize;
         let _lock = weakref_lock::lock(obj_addr);
 
