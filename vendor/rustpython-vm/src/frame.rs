@@ -1148,6 +1148,19 @@ impl InterpreterFrame {
     /// # Safety
     /// `code`, `globals`, `builtins`, and `func_obj` (if any) must remain
     /// valid until `release_datastack_frame` returns.
+    /// Make the thread about to run this frame its owner
+    /// ([`FrameOwner::Thread`]) and return the owner it had, for the caller
+    /// to put back. Through `Radium`: without `threading` the owner is a
+    /// `Cell`, whose own `swap` exchanges two cells.
+    #[inline(always)]
+    pub(crate) fn claim_owner_for_run(&self) -> i8 {
+        Radium::swap(
+            &self.owner,
+            FrameOwner::Thread as i8,
+            atomic::Ordering::AcqRel,
+        )
+    }
+
     #[allow(clippy::too_many_arguments)]
     #[inline(always)]
     pub(crate) unsafe fn new_on_datastack<'a>(
@@ -2965,6 +2978,30 @@ fn check_init_returned_none(init_result: &PyObject, vm: &VirtualMachine) -> PyRe
     }
 }
 
+/// Run a callee a call handler built on the data stack in a new dispatch
+/// loop on the native stack, then free its frame and drop `owner`, which
+/// kept alive what the frame borrows.
+///
+/// # Safety
+/// `callee` must be a frame just built at the top of this thread's data
+/// stack, no `ExecutingFrame` may refer to it, the recursion limit must have
+/// been checked for it, and `owner` must keep its code, globals, builtins and
+/// closure alive.
+#[inline(always)]
+unsafe fn run_callee_on_native_stack<T>(
+    callee: *mut InterpreterFrame,
+    owner: T,
+    vm: &VirtualMachine,
+) -> PyResult {
+    // SAFETY: the caller's contract.
+    let result = vm.run_frame_fast_checked(unsafe { &mut *callee });
+    // SAFETY: the callee has returned or raised; its storage is the top of
+    // the data stack and no `ExecutingFrame` refers to it.
+    unsafe { release_inline_callee(callee, vm) };
+    drop(owner);
+    result
+}
+
 /// Free a finished callee's data stack frame.
 ///
 /// # Safety
@@ -3855,14 +3892,10 @@ impl ExecutingFrame<'_> {
         self.localsplus.stack_discard_null();
         // The class: `new_obj` holds a reference of its own to it.
         drop(self.pop_value());
-        // SAFETY: the frame is this thread's, on its data stack, and the
-        // recursion limit was checked by the caller.
-        let result = vm.run_frame_fast_checked(unsafe { &mut *callee });
-        // SAFETY: the call has returned or raised; its storage is the top of
-        // the data stack and no `ExecutingFrame` refers to it.
-        unsafe { release_inline_callee(callee, vm) };
-        drop(init_func);
-        let init_result = result?;
+        // SAFETY: the frame was just built on this thread's data stack, the
+        // caller checked the recursion limit, and `init_func` keeps what it
+        // borrows alive.
+        let init_result = unsafe { run_callee_on_native_stack(callee, init_func, vm) }?;
         check_init_returned_none(&init_result, vm)?;
         self.push_value(new_obj);
         Ok(None)
@@ -12942,13 +12975,8 @@ impl ExecutingFrame<'_> {
         let callee = vm.take_pending_tailcall();
         // SAFETY: the handler just built the callee on this thread's data
         // stack and checked the recursion limit; `callee_owner` keeps what
-        // it borrows alive until it is released, from the top of the data
-        // stack, below.
-        let result = vm.run_frame_fast_checked(unsafe { &mut *callee });
-        // SAFETY: the callee has returned or raised; its storage is the top
-        // of the data stack and no `ExecutingFrame` refers to it.
-        unsafe { release_inline_callee(callee, vm) };
-        drop(callee_owner);
+        // it borrows alive.
+        let result = unsafe { run_callee_on_native_stack(callee, callee_owner, vm) };
         self.push_value(result?);
         Ok(None)
     }

@@ -2736,13 +2736,7 @@ impl VirtualMachine {
         } else {
             None
         };
-        // Through `Radium`: without `threading` the owner is a `Cell`, whose
-        // own `swap` exchanges two cells.
-        let old_owner = rustpython_common::atomic::Radium::swap(
-            &frame.iframe().owner,
-            crate::frame::FrameOwner::Thread as i8,
-            core::sync::atomic::Ordering::AcqRel,
-        );
+        let old_owner = frame.iframe().claim_owner_for_run();
 
         let result = self.dispatch_traced_frame(&frame, |frame| f(frame.to_owned()));
 
@@ -2990,13 +2984,7 @@ impl VirtualMachine {
         }
         // Push generator's exc_info slot onto the chain
         self.push_exception(exc);
-        // Through `Radium`: without `threading` the owner is a `Cell`, whose
-        // own `swap` exchanges two cells.
-        let old_owner = rustpython_common::atomic::Radium::swap(
-            &frame.iframe().owner,
-            crate::frame::FrameOwner::Thread as i8,
-            core::sync::atomic::Ordering::AcqRel,
-        );
+        let old_owner = frame.iframe().claim_owner_for_run();
         Ok(GenFrameLink {
             old_chain,
             old_owner,
